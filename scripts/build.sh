@@ -1,0 +1,60 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# build.sh ARCH [make targets...]
+# Configure build/ARCH from the arch's defconfig plus KVM (x86_64:
+# KVM_INTEL=m KVM_AMD=m KVM_WERROR=y; arm64 and s390: KVM=y) and the mm
+# features the series touches, then build the directories the series
+# touches (default: mm/ virt/kvm/ arch/ARCH/kvm/), incrementally and through
+# ccache.  Cross compilers come from Debian.
+
+. "$(dirname "$0")/lib.sh"
+need make ccache
+
+arch=${1:?usage: build.sh ARCH [targets]}
+shift
+case $arch in
+x86_64)	karch=x86; cross=
+	opts="-e EXPERT -e VIRTUALIZATION -e KVM -m KVM_INTEL -m KVM_AMD
+	      -e KVM_WERROR -e USERFAULTFD -e TRANSPARENT_HUGEPAGE -e HUGETLBFS
+	      -e NUMA_BALANCING -e X86_INTEL_MEMORY_PROTECTION_KEYS"
+	want="KVM=y KVM_INTEL=m KVM_AMD=m KVM_WERROR=y" ;;
+arm64)	karch=arm64; cross=aarch64-linux-gnu-
+	opts="-e VIRTUALIZATION -e KVM -e USERFAULTFD -e TRANSPARENT_HUGEPAGE
+	      -e HUGETLBFS"
+	want="KVM=y" ;;
+s390)	karch=s390; cross=s390x-linux-gnu-
+	opts="-e VIRTUALIZATION -e KVM -e USERFAULTFD -e TRANSPARENT_HUGEPAGE
+	      -e HUGETLBFS"
+	want="KVM=y" ;;
+*)	die "unknown ARCH '$arch' (x86_64, arm64, s390)" ;;
+esac
+need "${cross}gcc"
+[ -d "$TREE/.git" ] || die "no kernel tree at $TREE: run 'make tree'"
+[ $# -gt 0 ] || set -- mm/ virt/kvm/ "arch/$karch/kvm/"
+
+export CCACHE_DIR="${CCACHE_DIR:-$CACHE/ccache}"
+export CCACHE_BASEDIR="$TOP" CCACHE_NOHASHDIR=1 CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-8G}"
+
+bd=$BUILD/$arch
+mk() {
+	make -s -C "$TREE" O="$bd" ARCH="$karch" CROSS_COMPILE="$cross" \
+		CC="ccache ${cross}gcc" -j"$(nproc)" "$@"
+}
+
+# Configure once; a changed Kconfig is picked up by olddefconfig.
+if [ ! -f "$bd/.config" ]; then
+	mkdir -p "$bd"
+	mk defconfig >/dev/null
+	# shellcheck disable=SC2086
+	"$TREE/scripts/config" --file "$bd/.config" $opts
+fi
+mk olddefconfig >/dev/null
+for w in $want; do
+	grep -q "^CONFIG_$w\$" "$bd/.config" ||
+		die "$arch: CONFIG_$w did not stick in $bd/.config"
+done
+
+info "$arch: building $*"
+mk "$@"
+info "$arch: ok"

@@ -1,0 +1,115 @@
+# SPDX-License-Identifier: GPL-2.0
+# Common definitions for the harness scripts.  Sourced, never run.
+
+set -eu
+
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+BASE_CONF=${BASE_CONF:-$TOP/base.conf}
+. "$BASE_CONF"
+
+PROG=${0##*/}
+CACHE=${RFC_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kvm-perm-upgrade}
+SHARED_DIR=${SHARED_DIR:-$TOP/../shared}
+TREE=${TREE:-$TOP/build/linux}
+BUILD=${BUILD:-$TOP/build}
+SERIES=${SERIES:-$TOP/series}
+COVER=${COVER:-$TOP/cover-letter.txt}
+APT_ETC=${APT_ETC:-/etc/apt}
+BASE_TAG=v$BASE_VERSION
+BASE_GIT=$CACHE/linux-$BASE_VERSION.git
+BRANCH=rfc-v2
+
+die() { printf '%s: error: %s\n' "$PROG" "$*" >&2; exit 1; }
+info() { printf '%s: %s\n' "$PROG" "$*" >&2; }
+
+need() {
+	for t in "$@"; do
+		command -v "$t" >/dev/null 2>&1 ||
+			die "'$t' is missing: run 'make deps' (as root, or see what it prints)"
+	done
+}
+
+# The first Debian archive URI the machine's apt is configured with, read
+# from its one-line and deb822 sources.  Security and third-party archives
+# are skipped; DEBIAN_MIRROR overrides.
+debian_mirror() {
+	if [ -n "${DEBIAN_MIRROR:-}" ]; then
+		echo "$DEBIAN_MIRROR"
+		return
+	fi
+	for f in "$APT_ETC/sources.list" "$APT_ETC"/sources.list.d/*.list; do
+		[ -f "$f" ] || continue
+		awk '$1 ~ /^deb(-src)?$/ {
+			i = 2; if ($i ~ /^\[/) while ($i !~ /\]$/) i++
+			if ($i ~ /^\[/) i++
+			if ($i ~ /\/debian\/?$/ && $(i + 1) !~ /-security/) print $i
+		}' "$f"
+	done
+	for f in "$APT_ETC"/sources.list.d/*.sources; do
+		[ -f "$f" ] || continue
+		awk 'function flush() {
+			if (uri ~ /\/debian\/?$/ && suites !~ /-security/ && en != "no")
+				print uri
+			uri = suites = en = ""
+		}
+		/^[ \t]*$/ { flush(); next }
+		/^#/ { next }
+		tolower($1) == "uris:" { uri = $2 }
+		tolower($1) == "suites:" { suites = $0 }
+		tolower($1) == "enabled:" { en = tolower($2) }
+		END { flush() }' "$f"
+	done
+}
+
+# apt-get with a private state and sources directory under the cache, so
+# that the system's apt setup is left untouched: deb-src of unstable from
+# the machine's own Debian mirror.
+papt_setup() {
+	need apt-get
+	mirror=$(debian_mirror | head -n 1)
+	[ -n "$mirror" ] ||
+		die "no Debian archive found in the apt sources; set DEBIAN_MIRROR"
+	keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+	[ -f "$keyring" ] || die "$keyring is missing: install debian-archive-keyring"
+	PAPT=$CACHE/apt
+	mkdir -p "$PAPT/lists/partial" "$PAPT/cache/archives/partial" "$PAPT/etc"
+	echo "deb-src [signed-by=$keyring] $mirror unstable main" \
+		>"$PAPT/etc/sources.list"
+	papt update >&2 || die "apt-get update of unstable deb-src from $mirror failed"
+}
+
+papt() {
+	apt-get -q \
+		-o Dir::Etc::SourceList="$PAPT/etc/sources.list" \
+		-o Dir::Etc::SourceParts=/dev/null \
+		-o Dir::State::Lists="$PAPT/lists" \
+		-o Dir::State::status=/dev/null \
+		-o Dir::Cache="$PAPT/cache" \
+		-o APT::Sandbox::User=root \
+		"$@"
+}
+
+sha256_of() {
+	sha256sum "$1" | cut -d' ' -f1
+}
+
+# How the series is mailed: subject prefix and reroll count.
+SERIES_PREFIX="RFC PATCH"
+SERIES_VERSION=2
+
+# Refuse to read or rewrite a tree that is mid-operation or dirty.
+tree_must_be_clean() {
+	[ -d "$TREE/.git" ] || die "no kernel tree at $TREE: run 'make tree'"
+	gitdir=$(git -C "$TREE" rev-parse --absolute-git-dir)
+	[ ! -d "$gitdir/rebase-apply" ] && [ ! -d "$gitdir/rebase-merge" ] ||
+		die "$TREE is in the middle of git am or rebase: finish or abort it first"
+	[ -z "$(git -C "$TREE" status --porcelain --untracked-files=no)" ] ||
+		die "$TREE has uncommitted changes: commit them (git commit -s, or --fixup and rebase) first"
+}
+
+# Names and hashes of the *.patch files in a directory (none if absent).
+patch_digest() {
+	[ -d "$1" ] || return 0
+	(cd "$1" && find . -maxdepth 1 -name '*.patch' | LC_ALL=C sort |
+		xargs -r sha256sum | sed 's|  \./|  |')
+}

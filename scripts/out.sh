@@ -1,0 +1,53 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Write the mail-ready series to out/: the tree's commits as exported to
+# series/, with To: (maintainers) and Cc: (reviewers and lists) from the
+# tree's get_maintainer.pl on each patch; the cover letter gets them all.
+# Send with: git send-email out/*.patch
+
+. "$(dirname "$0")/lib.sh"
+need git perl
+
+out=${OUT:-$TOP/out}
+rm -rf "$out"
+"$TOP/scripts/export.sh" "$out"
+
+patch_digest "$SERIES" >"$out/.series"
+patch_digest "$out" >"$out/.tree"
+cmp -s "$out/.series" "$out/.tree" ||
+	info "warning: series/ is not the tree's export: run 'make export'"
+rm -f "$out/.series" "$out/.tree"
+
+set -- $(find "$out" -maxdepth 1 -name '*.patch' | LC_ALL=C sort)
+[ $# -gt 0 ] || { info "series is empty: nothing to mail"; exit 0; }
+
+gm() {
+	(cd "$TREE" && ./scripts/get_maintainer.pl --no-git --no-git-fallback \
+		--no-rolestats --no-tree "$@") | paste -s -d, - | sed 's/,/, /g'
+}
+
+# Insert To:/Cc: after the Date: header of one patch.
+headers() {
+	awk -v to="$2" -v cc="$3" '
+		{ print }
+		!done && /^Date: / {
+			if (to != "") print "To: " to
+			if (cc != "") print "Cc: " cc
+			done = 1
+		}' "$1" >"$1.tmp" && mv "$1.tmp" "$1"
+}
+
+cover=
+patches=
+for p; do
+	case $p in
+	*0000-cover-letter.patch) cover=$p; continue ;;
+	esac
+	patches="$patches $p"
+	headers "$p" "$(gm --m --nor --nol "$p")" "$(gm --nom --r --l "$p")"
+done
+# shellcheck disable=SC2086
+[ -z "$cover" ] ||
+	headers "$cover" "$(gm --m --nor --nol $patches)" "$(gm --nom --r --l $patches)"
+info "mail-ready series in $out ($(($# - 1)) patches and a cover letter)"
