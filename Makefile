@@ -11,7 +11,7 @@ SHELL := /bin/sh
 S := scripts
 
 .PHONY: all deps tree export build kunit kunit-um kunit-x86_64 out check \
-	selftest checkpatch clean help
+	selftest checkpatch build-x86_64 build-arm64 build-s390 clean help
 
 all: deps tree build kunit out
 
@@ -26,12 +26,12 @@ export:
 	@git status --short -- series
 
 build: tree
-	@for a in x86_64 arm64 s390; do $(S)/build.sh $$a || exit; done
+	@$(S)/check.sh build-x86_64 build-arm64 build-s390
 
 kunit: tree
 	@$(S)/check.sh kunit-um kunit-x86_64
 
-kunit-um kunit-x86_64: tree
+kunit-um kunit-x86_64 build-x86_64 build-arm64 build-s390: tree
 	@$(S)/check.sh $@
 
 out: tree

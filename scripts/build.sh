@@ -13,19 +13,24 @@ need make ccache
 
 arch=${1:?usage: build.sh ARCH [targets]}
 shift
+# The series' KUnit tests, built in so that they see -Werror too (symbols
+# the tree does not know yet are dropped by olddefconfig).
+tests="-e KUNIT -e MPROTECT_PERM_UPGRADE_KUNIT_TEST -e MPROTECT_NOTIFIER_KUNIT_TEST
+       -e KVM_MMU_NOTIFIER_KUNIT_TEST"
 case $arch in
 x86_64)	karch=x86; cross=
 	opts="-e EXPERT -e VIRTUALIZATION -e KVM -m KVM_INTEL -m KVM_AMD
 	      -e KVM_WERROR -e USERFAULTFD -e TRANSPARENT_HUGEPAGE -e HUGETLBFS
-	      -e NUMA_BALANCING -e X86_INTEL_MEMORY_PROTECTION_KEYS"
+	      -e NUMA_BALANCING -e X86_INTEL_MEMORY_PROTECTION_KEYS
+	      -e KVM_SW_PROTECTED_VM $tests -e KVM_X86_MMU_KUNIT_TEST"
 	want="KVM=y KVM_INTEL=m KVM_AMD=m KVM_WERROR=y" ;;
 arm64)	karch=arm64; cross=aarch64-linux-gnu-
 	opts="-e VIRTUALIZATION -e KVM -e USERFAULTFD -e TRANSPARENT_HUGEPAGE
-	      -e HUGETLBFS"
+	      -e HUGETLBFS $tests"
 	want="KVM=y" ;;
 s390)	karch=s390; cross=s390x-linux-gnu-
 	opts="-e VIRTUALIZATION -e KVM -e USERFAULTFD -e TRANSPARENT_HUGEPAGE
-	      -e HUGETLBFS"
+	      -e HUGETLBFS $tests"
 	want="KVM=y" ;;
 *)	die "unknown ARCH '$arch' (x86_64, arm64, s390)" ;;
 esac

@@ -9,10 +9,12 @@
 #   checkpatch     checkpatch.pl --strict on every patch
 #   kunit-um       KUnit on UML
 #   kunit-x86_64   KUnit on x86_64 under QEMU (TCG)
+#   build-ARCH     mm/ virt/kvm/ arch/ARCH/kvm/ for x86_64 (KVM_WERROR=y),
+#                  arm64 and s390 (KVM=y), see build.sh
 
 . "$(dirname "$0")/lib.sh"
 
-ALL="selftest checkpatch kunit-um kunit-x86_64"
+ALL="selftest checkpatch kunit-um kunit-x86_64 build-x86_64 build-arm64 build-s390"
 [ $# -gt 0 ] || set -- $ALL
 
 res=$BUILD/check
@@ -33,6 +35,8 @@ for s; do
 		"$TOP/scripts/kunit.sh" "$arch" || rc=$?
 		[ ! -s "$BUILD/kunit-$arch.json" ] ||
 			"$TOP/scripts/kunit_counts.py" "$BUILD/kunit-$arch.json" >"$res/$s" || rc=1 ;;
+	build-*)
+		"$TOP/scripts/build.sh" "${s#build-}" && echo "1 0" >"$res/$s" || rc=$? ;;
 	*)
 		die "unknown suite '$s' (known: $ALL)" ;;
 	esac

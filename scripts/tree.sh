@@ -49,6 +49,7 @@ if [ ! -d "$TREE/.git" ]; then
 	git clone -q --no-checkout "$base" "$TREE"
 	git -C "$TREE" checkout -q -b "$BRANCH" "$BASE_TAG"
 	git -C "$TREE" remote remove origin
+	git -C "$TREE" branch -q -D master 2>/dev/null || true
 	git -C "$TREE" fetch -q --no-tags "$base" "refs/tags/$BASE_TAG:refs/tags/$BASE_TAG"
 	identity
 	apply_series
