@@ -11,7 +11,8 @@ SHELL := /bin/sh
 S := scripts
 
 .PHONY: all deps tree export build kunit kunit-um kunit-x86_64 out check \
-	selftest checkpatch build-x86_64 build-arm64 build-s390 clean help
+	selftest checkpatch build-x86_64 build-arm64 build-s390 kvm-selftest \
+	clean help
 
 all: deps tree build kunit out
 
@@ -31,7 +32,7 @@ build: tree
 kunit: tree
 	@$(S)/check.sh kunit-um kunit-x86_64
 
-kunit-um kunit-x86_64 build-x86_64 build-arm64 build-s390: tree
+kunit-um kunit-x86_64 build-x86_64 build-arm64 build-s390 kvm-selftest: deps tree
 	@$(S)/check.sh $@
 
 out: tree
@@ -49,7 +50,8 @@ checkpatch: tree
 # Build outputs only: the kernel tree (build/linux) may hold unexported
 # work and is removed by hand.
 clean:
-	rm -rf build/kunit-* build/check build/x86_64 build/arm64 build/s390 out
+	rm -rf build/kunit-* build/check build/x86_64 build/arm64 build/s390 \
+		build/guest-* build/kvm-selftest out
 
 help:
 	@sed -n 's/^#   //p' Makefile

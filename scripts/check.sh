@@ -11,6 +11,8 @@
 #   kunit-x86_64   KUnit on x86_64 under QEMU (TCG)
 #   build-ARCH     mm/ virt/kvm/ arch/ARCH/kvm/ for x86_64 (KVM_WERROR=y),
 #                  arm64 and s390 (KVM=y), see build.sh
+#   kvm-selftest   the KVM selftest in QEMU guests, patched and base kernel
+#                  (not in the default set: see README)
 
 . "$(dirname "$0")/lib.sh"
 
@@ -35,6 +37,8 @@ for s; do
 		"$TOP/scripts/kunit.sh" "$arch" || rc=$?
 		[ ! -s "$BUILD/kunit-$arch.json" ] ||
 			"$TOP/scripts/kunit_counts.py" "$BUILD/kunit-$arch.json" >"$res/$s" || rc=1 ;;
+	kvm-selftest)
+		"$TOP/scripts/kvm-selftest.sh" "$res/$s" || rc=$? ;;
 	build-*)
 		"$TOP/scripts/build.sh" "${s#build-}" && echo "1 0" >"$res/$s" || rc=$? ;;
 	*)

@@ -13,7 +13,7 @@
 PACKAGES="build-essential git make gcc flex bison bc libelf-dev libssl-dev
 cpio xz-utils rsync kmod python3 python3-ply python3-git perl qemu-system-x86 qemu-system-data
 coccinelle gcc-aarch64-linux-gnu gcc-s390x-linux-gnu ccache b4 dpkg-dev
-debian-archive-keyring util-linux"
+debian-archive-keyring util-linux busybox-static file"
 
 SPARSE=$CACHE/tools/bin/sparse
 

@@ -27,9 +27,19 @@ gm() {
 		--no-rolestats --no-tree "$@") | paste -s -d, - | sed 's/,/, /g'
 }
 
-# Insert To:/Cc: after the Date: header of one patch.
+# Insert To:/Cc: after the Date: header of one patch; Cc: drops whoever
+# is in To: already.
 headers() {
 	awk -v to="$2" -v cc="$3" '
+		BEGIN {
+			n = split(to, t, ", ")
+			for (i = 1; i <= n; i++) seen[t[i]] = 1
+			m = split(cc, c, ", ")
+			cc = ""
+			for (i = 1; i <= m; i++)
+				if (!(c[i] in seen))
+					cc = cc (cc == "" ? "" : ", ") c[i]
+		}
 		{ print }
 		!done && /^Date: / {
 			if (to != "") print "To: " to
