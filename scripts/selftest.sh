@@ -96,15 +96,15 @@ missing_tool() {
 tree_is_base() {
 	"$S/tree.sh"
 	git -C "$TREE" rev-parse -q --verify refs/tags/v9.9.9 >/dev/null
-	[ "$(git -C "$TREE" rev-parse HEAD)" = "$(git -C "$TREE" rev-parse v9.9.9^{commit})" ]
+	[ "$(git -C "$TREE" rev-parse HEAD)" = "$(git -C "$TREE" rev-parse "v9.9.9^{commit}")" ]
 	[ -f "$TREE/ignored-but-shipped" ]
 	[ -z "$(git -C "$TREE" status --porcelain)" ]
 }
 
 base_reproducible() {
-	a=$(git -C "$RFC_CACHE/linux-9.9.9.git" rev-parse v9.9.9^{commit})
+	a=$(git -C "$RFC_CACHE/linux-9.9.9.git" rev-parse "v9.9.9^{commit}")
 	RFC_CACHE="$W/cache3" "$S/base.sh" >/dev/null
-	[ "$a" = "$(git -C "$W/cache3/linux-9.9.9.git" rev-parse v9.9.9^{commit})" ]
+	[ "$a" = "$(git -C "$W/cache3/linux-9.9.9.git" rev-parse "v9.9.9^{commit}")" ]
 }
 
 export_series() {
