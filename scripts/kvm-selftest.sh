@@ -31,7 +31,7 @@ fail=0
 for k in patched base; do
 	for npt in 1 0; do
 		log=$B/$k-npt$npt.log
-		eval "kernel=\$$k"
+		case $k in patched) kernel=$patched ;; base) kernel=$base ;; esac
 		rc=0
 		"$TOP/scripts/run-guest.sh" "$kernel" "$B/initramfs.cpio.gz" "$npt" \
 			"$log" >/dev/null || rc=$?
