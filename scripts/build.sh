@@ -38,8 +38,7 @@ need "${cross}gcc"
 [ -d "$TREE/.git" ] || die "no kernel tree at $TREE: run 'make tree'"
 [ $# -gt 0 ] || set -- mm/ virt/kvm/ "arch/$karch/kvm/"
 
-export CCACHE_DIR="${CCACHE_DIR:-$CACHE/ccache}"
-export CCACHE_BASEDIR="$TOP" CCACHE_NOHASHDIR=1 CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-8G}"
+use_ccache
 
 bd=$BUILD/$arch
 mk() {

@@ -24,8 +24,7 @@ base)
 *) die "unknown kernel '$kind' (patched, base)" ;;
 esac
 
-export CCACHE_DIR="${CCACHE_DIR:-$CACHE/ccache}"
-export CCACHE_BASEDIR="$TOP" CCACHE_NOHASHDIR=1 CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-8G}"
+use_ccache
 out=$BUILD/guest-$kind
 mk() { make -s -C "$src" O="$out" CC="ccache gcc" "$@"; }
 

@@ -19,8 +19,7 @@ cfg=$TOP/kunit/$arch.kunitconfig
 [ -d "$TREE/.git" ] || die "no kernel tree at $TREE: run 'make tree'"
 [ "$arch" = um ] || need "qemu-system-$arch"
 
-export CCACHE_DIR="${CCACHE_DIR:-$CACHE/ccache}"
-export CCACHE_BASEDIR="$TOP" CCACHE_NOHASHDIR=1 CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-8G}"
+use_ccache
 
 json=$BUILD/kunit-$arch.json
 rm -f "$json"

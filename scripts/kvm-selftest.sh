@@ -18,7 +18,7 @@ patched=$("$TOP/scripts/guest-kernel.sh" patched)
 base=$("$TOP/scripts/guest-kernel.sh" base)
 
 # One static test binary for both kernels, built against the patched uapi.
-export CCACHE_DIR="${CCACHE_DIR:-$CACHE/ccache}"
+use_ccache
 make -s -C "$TREE" O="$BUILD/guest-patched" headers >&2
 make -s -C "$TREE/tools/testing/selftests/kvm" -j"$(nproc)" CC="ccache gcc" \
 	EXTRA_CFLAGS=-static KHDR_INCLUDES="-isystem $BUILD/guest-patched/usr/include" \

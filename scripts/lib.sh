@@ -113,3 +113,11 @@ patch_digest() {
 	(cd "$1" && find . -maxdepth 1 -name '*.patch' | LC_ALL=C sort |
 		xargs -r sha256sum | sed 's|  \./|  |')
 }
+
+# Compile through ccache in the cache dir, keyed on paths relative to the
+# repo, so that a fresh clone elsewhere still hits.
+use_ccache() {
+	export CCACHE_DIR="${CCACHE_DIR:-$CACHE/ccache}"
+	export CCACHE_BASEDIR="$TOP" CCACHE_NOHASHDIR=1
+	export CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-8G}"
+}

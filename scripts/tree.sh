@@ -70,8 +70,10 @@ if cmp -s "$tmp.series" "$tmp.tree"; then
 	exit 0
 fi
 
-if [ "$(git -C "$TREE" rev-parse HEAD)" != "$(git -C "$TREE" rev-parse "$BASE_TAG^{commit}")" ] &&
-		[ "${FORCE:-0}" != 1 ]; then
+at_base=false
+[ "$(git -C "$TREE" rev-parse HEAD)" != "$(git -C "$TREE" rev-parse "$BASE_TAG^{commit}")" ] ||
+	at_base=true
+if ! $at_base && [ "${FORCE:-0}" != 1 ]; then
 	cat >&2 <<-MSG
 	$PROG: error: $TREE differs from series/:
 	$(diff "$tmp.series" "$tmp.tree" | sed -n 's/^< [^ ]*  /  only in series\/: /p; s/^> [^ ]*  /  only in the tree: /p')
@@ -82,7 +84,7 @@ if [ "$(git -C "$TREE" rev-parse HEAD)" != "$(git -C "$TREE" rev-parse "$BASE_TA
 	exit 1
 fi
 
-if [ "$(git -C "$TREE" rev-parse HEAD)" != "$(git -C "$TREE" rev-parse "$BASE_TAG^{commit}")" ]; then
+if ! $at_base; then
 	tag=backup/$(date +%Y%m%d-%H%M%S)
 	git -C "$TREE" tag "$tag" HEAD
 	info "old head kept as tag $tag"
