@@ -35,7 +35,7 @@ s390)	karch=s390; cross=s390x-linux-gnu-
 *)	die "unknown ARCH '$arch' (x86_64, arm64, s390)" ;;
 esac
 need "${cross}gcc"
-[ -d "$TREE/.git" ] || die "no kernel tree at $TREE: run 'make tree'"
+[ -e "$TREE/.git" ] || die "no kernel tree at $TREE: run 'make tree'"
 [ $# -gt 0 ] || set -- mm/ virt/kvm/ "arch/$karch/kvm/"
 
 use_ccache

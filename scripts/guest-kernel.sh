@@ -12,7 +12,7 @@
 need make gcc ccache
 
 kind=${1:?usage: guest-kernel.sh patched|base}
-[ -d "$TREE/.git" ] || die "no kernel tree at $TREE: run 'make tree'"
+[ -e "$TREE/.git" ] || die "no kernel tree at $TREE: run 'make tree'"
 case $kind in
 patched) src=$TREE ;;
 base)

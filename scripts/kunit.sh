@@ -16,7 +16,7 @@ arch=${1:?usage: kunit.sh ARCH [kunit.py args]}
 shift
 cfg=$TOP/kunit/$arch.kunitconfig
 [ -f "$cfg" ] || die "no $cfg"
-[ -d "$TREE/.git" ] || die "no kernel tree at $TREE: run 'make tree'"
+[ -e "$TREE/.git" ] || die "no kernel tree at $TREE: run 'make tree'"
 [ "$arch" = um ] || need "qemu-system-$arch"
 
 use_ccache

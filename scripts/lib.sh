@@ -99,7 +99,7 @@ SERIES_VERSION=2
 
 # Refuse to read or rewrite a tree that is mid-operation or dirty.
 tree_must_be_clean() {
-	[ -d "$TREE/.git" ] || die "no kernel tree at $TREE: run 'make tree'"
+	[ -e "$TREE/.git" ] || die "no kernel tree at $TREE: run 'make tree'"
 	gitdir=$(git -C "$TREE" rev-parse --absolute-git-dir)
 	[ ! -d "$gitdir/rebase-apply" ] && [ ! -d "$gitdir/rebase-merge" ] ||
 		die "$TREE is in the middle of git am or rebase: finish or abort it first"

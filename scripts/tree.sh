@@ -41,7 +41,7 @@ identity() {
 	git -C "$TREE" config user.email "$email"
 }
 
-if [ ! -d "$TREE/.git" ]; then
+if [ ! -e "$TREE/.git" ]; then
 	[ ! -e "$TREE" ] || die "$TREE exists and is not a git tree; move it away"
 	base=$("$TOP/scripts/base.sh")
 	info "cloning the base into $TREE"
