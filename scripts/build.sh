@@ -36,7 +36,8 @@ s390)	karch=s390; cross=s390x-linux-gnu-
 esac
 need "${cross}gcc"
 [ -e "$TREE/.git" ] || die "no kernel tree at $TREE: run 'make tree'"
-[ $# -gt 0 ] || set -- mm/ virt/kvm/ "arch/$karch/kvm/"
+# shellcheck disable=SC2046
+[ $# -gt 0 ] || set -- $(arch_dirs "$arch")
 
 use_ccache
 
@@ -46,13 +47,15 @@ mk() {
 		CC="ccache ${cross}gcc" -j"$(nproc)" "$@"
 }
 
-# Configure once; a changed Kconfig is picked up by olddefconfig.
+# defconfig once; the options every time, because olddefconfig drops a
+# symbol the tree does not have yet (bisect-check walks the series) and
+# a later tree must get it back.
 if [ ! -f "$bd/.config" ]; then
 	mkdir -p "$bd"
 	mk defconfig >/dev/null
-	# shellcheck disable=SC2086
-	"$TREE/scripts/config" --file "$bd/.config" $opts
 fi
+# shellcheck disable=SC2086
+"$TREE/scripts/config" --file "$bd/.config" $opts
 mk olddefconfig >/dev/null
 for w in $want; do
 	grep -q "^CONFIG_$w\$" "$bd/.config" ||

@@ -1,27 +1,27 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# guest-kernel.sh patched|base
+# guest-kernel.sh patched|base|debug
 # Build the x86_64 kernel that runs the KVM selftests as a QEMU guest:
 # x86_64_defconfig + guest/guest.config (KVM and KVM_AMD built in,
 # userfaultfd-wp, THP, hugetlbfs, serial console, initramfs), from the tree
 # (patched) or from a worktree of the tree at the base tag (base), into
-# build/guest-KIND.  Prints the bzImage path.
+# build/guest-KIND.  debug: the tree with guest/debug.config on top (KASAN,
+# lockdep, DEBUG_VM, DEBUG_ATOMIC_SLEEP, the KUnit suites built in).
+# Prints the bzImage path.
 
 . "$(dirname "$0")/lib.sh"
 need make gcc ccache
 
-kind=${1:?usage: guest-kernel.sh patched|base}
+kind=${1:?usage: guest-kernel.sh patched|base|debug}
+frags=$TOP/guest/guest.config
 [ -e "$TREE/.git" ] || die "no kernel tree at $TREE: run 'make tree'"
 case $kind in
 patched) src=$TREE ;;
+debug) src=$TREE frags="$frags $TOP/guest/debug.config" ;;
 base)
-	src=$BUILD/linux-base
-	[ -d "$src" ] ||
-		git -C "$TREE" worktree add -q --detach "$src" "$BASE_TAG" >&2
-	[ "$(git -C "$src" rev-parse HEAD)" = "$(git -C "$TREE" rev-parse "$BASE_TAG^{commit}")" ] ||
-		die "$src is not at $BASE_TAG" ;;
-*) die "unknown kernel '$kind' (patched, base)" ;;
+	src=$(base_worktree) ;;
+*) die "unknown kernel '$kind' (patched, base, debug)" ;;
 esac
 
 use_ccache
@@ -30,13 +30,17 @@ mk() { make -s -C "$src" O="$out" CC="ccache gcc" "$@"; }
 
 mkdir -p "$out"
 mk x86_64_defconfig >/dev/null
-"$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" \
-	"$TOP/guest/guest.config" >/dev/null
+# shellcheck disable=SC2086
+"$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" $frags >/dev/null
 mk olddefconfig >/dev/null
 for o in KVM KVM_AMD USERFAULTFD PTE_MARKER_UFFD_WP TRANSPARENT_HUGEPAGE \
 		HUGETLBFS DEBUG_FS BLK_DEV_INITRD SERIAL_8250_CONSOLE; do
 	grep -q "^CONFIG_$o=y" "$out/.config" || die "$kind: CONFIG_$o did not stick"
 done
+[ "$kind" != debug ] ||
+	for o in $(sed -n 's/^CONFIG_\(.*\)=y$/\1/p' "$TOP/guest/debug.config"); do
+		grep -q "^CONFIG_$o=y" "$out/.config" || die "$kind: CONFIG_$o did not stick"
+	done
 info "$kind: building bzImage in $out"
 mk -j"$(nproc)" bzImage >&2
 echo "$out/arch/x86/boot/bzImage"

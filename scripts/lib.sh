@@ -121,3 +121,31 @@ use_ccache() {
 	export CCACHE_BASEDIR="$TOP" CCACHE_NOHASHDIR=1
 	export CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-8G}"
 }
+
+# A worktree of the tree at the base tag, for base-vs-patched comparisons
+# (guest kernels, sparse).  Prints its path.
+base_worktree() {
+	bw=$BUILD/linux-base
+	[ -e "$TREE/.git" ] || die "no kernel tree at $TREE: run 'make tree'"
+	[ -d "$bw" ] || git -C "$TREE" worktree add -q --detach "$bw" "$BASE_TAG" >&2
+	[ "$(git -C "$bw" rev-parse HEAD)" = "$(git -C "$TREE" rev-parse "$BASE_TAG^{commit}")" ] ||
+		die "$bw is not at $BASE_TAG"
+	echo "$bw"
+}
+
+# The kernel directories the series builds and checks for an arch.
+arch_dirs() {
+	case $1 in
+	x86_64) echo "mm/ virt/kvm/ arch/x86/kvm/" ;;
+	*) echo "mm/ virt/kvm/ arch/$1/kvm/" ;;
+	esac
+}
+
+# ARCH and CROSS_COMPILE for make, per arch.
+karch_of() { case $1 in x86_64) echo x86 ;; *) echo "$1" ;; esac; }
+cross_of() {
+	case $1 in
+	arm64) echo aarch64-linux-gnu- ;;
+	s390) echo s390x-linux-gnu- ;;
+	esac
+}
