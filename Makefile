@@ -11,8 +11,8 @@ SHELL := /bin/sh
 S := scripts
 
 .PHONY: all deps tree export build kunit kunit-um kunit-x86_64 out check \
-	selftest checkpatch build-x86_64 build-arm64 build-s390 kvm-selftest \
-	clean help
+	selftest checkpatch build-x86_64 build-arm64 build-s390 sparse audit \
+	kvm-selftest stress check-debug bisect-check bench regress clean help
 
 all: deps tree build kunit out
 
@@ -32,8 +32,13 @@ build: tree
 kunit: tree
 	@$(S)/check.sh kunit-um kunit-x86_64
 
-kunit-um kunit-x86_64 build-x86_64 build-arm64 build-s390 kvm-selftest: deps tree
+kunit-um kunit-x86_64 build-x86_64 build-arm64 build-s390 sparse audit \
+kvm-selftest stress check-debug bisect-check: deps tree
 	@$(S)/check.sh $@
+
+# Base against patched kernel in QEMU guests; results/ holds a full run.
+bench regress: deps tree
+	@$(S)/$@.sh
 
 out: tree
 	@$(S)/out.sh
@@ -51,7 +56,9 @@ checkpatch: tree
 # work and is removed by hand.
 clean:
 	rm -rf build/kunit-* build/check build/x86_64 build/arm64 build/s390 \
-		build/guest-* build/kvm-selftest out
+		build/guest-* build/kvm-selftest build/sparse* build/bisect \
+		build/stress build/check-debug build/bench build/regress \
+		build/audit* out
 
 help:
 	@sed -n 's/^#   //p' Makefile

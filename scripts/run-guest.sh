@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # run-guest.sh BZIMAGE INITRAMFS NPT(0|1) [LOG]
-# GUEST_APPEND replaces "quiet" on the kernel command line; TIMEOUT (900 s).
+# GUEST_APPEND replaces "quiet" on the kernel command line, GUEST_CPU the
+# -cpu model (EPYC,+svm,+npt); TIMEOUT in seconds (900).
 # Boots the kernel under QEMU with TCG only (-accel kvm hangs where /dev/kvm
 # cannot run guests) on an emulated AMD CPU with SVM, so that kvm_amd runs
 # nested, with nested paging (NPT=1) or shadow paging (NPT=0).  Exit
@@ -12,7 +13,7 @@
 # creation/destruction) and the guest kernel oopses in __schedule().
 . "$(dirname "$0")/lib.sh"
 kernel=$1 initrd=$2 npt=$3 log=${4:-$(mktemp)}
-timeout ${TIMEOUT:-900} qemu-system-x86_64 -accel tcg,thread=single -cpu EPYC,+svm,+npt \
+timeout ${TIMEOUT:-900} qemu-system-x86_64 -accel tcg,thread=single -cpu "${GUEST_CPU:-EPYC,+svm,+npt}" \
 	-m 4G -smp 2 -nographic -no-reboot \
 	-kernel "$kernel" -initrd "$initrd" \
 	-append "console=ttyS0 panic=-1 ${GUEST_APPEND:-quiet} kvm_amd.npt=$npt" \

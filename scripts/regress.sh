@@ -1,0 +1,144 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# regress.sh
+# Upstream selftests that exercise what the series touches, on the base and
+# on the patched kernel, in QEMU guests set up like kvm-selftest's
+# (run-guest.sh: TCG thread=single, EPYC with SVM and NPT, 4G, 2 CPUs,
+# KVM nested): mm selftests of change_protection() and userfaultfd
+# write-protect, pkey tests, and KVM selftests of the MMU notifier users
+# (scripts/regress-run.sh has the list, sizes and time limits).  One boot
+# per kernel runs everything (kvm_amd.npt=1); a second boot per kernel runs
+# the KVM tests with shadow paging (npt=0).  All binaries are static, built
+# against the patched uapi headers, the same for both kernels.
+#
+# Writes results/regress.md (pass/fail/skip per test per kernel) and ends
+# with "regress: N passed, N failed", where a test passes when its result
+# on the patched kernel is not worse than on the base kernel; exits non-zero
+# if any is worse.  Logs: build/regress/{base,patched}-*.log.
+#
+# Environment:
+#   REGRESS_CPU    QEMU -cpu (default EPYC,+svm,+npt,+pku: TCG emulates PKU,
+#                  so the pkey tests run instead of skipping)
+#   REGRESS_RUNS   boots per kernel as NPT:GROUPS (default "1:mm,kvm,pkey 0:kvm")
+#   REGRESS_PREBUILT=1  boot the bzImages already in build/guest-{base,patched}
+#   REGRESS_TIMEOUT  limit of one boot in seconds (default 5400)
+#   RESULTS        output directory (default results/)
+
+. "$(dirname "$0")/lib.sh"
+need qemu-system-x86_64 busybox cpio gzip file python3 make gcc
+
+CPU=${REGRESS_CPU:-EPYC,+svm,+npt,+pku}
+RUNS=${REGRESS_RUNS:-1:mm,kvm,pkey 0:kvm}
+RESULTS=${RESULTS:-$TOP/results}
+R=$BUILD/regress
+mkdir -p "$R" "$RESULTS"
+start=$(date +%s)
+
+if [ "${REGRESS_PREBUILT:-0}" = 1 ]; then
+	patched=$BUILD/guest-patched/arch/x86/boot/bzImage
+	base=$BUILD/guest-base/arch/x86/boot/bzImage
+	[ -f "$patched" ] && [ -f "$base" ] ||
+		die "REGRESS_PREBUILT=1 but no bzImage in $BUILD/guest-{patched,base}"
+else
+	patched=$("$TOP/scripts/guest-kernel.sh" patched)
+	base=$("$TOP/scripts/guest-kernel.sh" base)
+fi
+
+use_ccache
+hdr=$BUILD/guest-patched/usr/include
+[ -f "$hdr/linux/kvm.h" ] || make -s -C "$TREE" O="$BUILD/guest-patched" headers >&2
+
+# KVM selftests, through their Makefile (it writes only under OUTPUT).
+KVM_TESTS="mmu_stress_test dirty_log_test demand_paging_test x86/perm_upgrade_test
+set_memory_region_test memslot_modification_stress_test guest_memfd_test"
+targets=
+for t in $KVM_TESTS; do targets="$targets $R/kvm/$t"; done
+# shellcheck disable=SC2086 # one word per target
+make -s -C "$TREE/tools/testing/selftests/kvm" -j"$(nproc)" CC="ccache gcc" \
+	EXTRA_CFLAGS=-static KHDR_INCLUDES="-isystem $hdr" OUTPUT="$R/kvm" \
+	$targets >&2
+
+# mm selftests: compiled here with the flags of their Makefile (mm/Makefile,
+# lib.mk), because that Makefile generates local_config.{h,mk} in the
+# source directory.  check_config.sh probes for liburing from build/regress/mm.
+MM_TESTS="uffd-unit-tests uffd-wp-mremap uffd-stress mkdirty cow pagemap_ioctl
+soft-dirty mdwe_test mseal_test merge guard-regions"
+PKEY_TESTS="protection_keys pkey_sighandler_tests"
+mm=$TREE/tools/testing/selftests/mm
+mkdir -p "$R/mm"
+(cd "$R/mm" && CC=gcc CFLAGS="-I$TREE/tools/testing/selftests" sh "$mm/check_config.sh")
+iouring=$(sed -n 's/^IOURING_EXTRA_LIBS = *//p' "$R/mm/local_config.mk")
+mmcflags="-Wall -O2 -I $TREE -static -isystem $hdr -isystem $TREE/tools/include/uapi
+	-Wunreachable-code -U_FORTIFY_SOURCE -D_GNU_SOURCE= -I$TREE/tools/testing/selftests
+	-I$R/mm -no-pie"
+mmcc() {
+	out=$1
+	shift
+	# shellcheck disable=SC2086 # flags are words
+	(cd "$mm" && ccache gcc $mmcflags "$@" -lrt -lpthread -lm -o "$out") ||
+		die "building $out failed"
+}
+for t in $MM_TESTS; do
+	case $t in uffd-*) extra=uffd-common.c ;; *) extra= ;; esac
+	case $t in cow) extra="$extra $iouring" ;; esac
+	# shellcheck disable=SC2086
+	mmcc "$R/mm/$t" "$t.c" vm_util.c hugepage_settings.c $extra
+done
+for t in $PKEY_TESTS; do
+	mmcflags_save=$mmcflags
+	mmcflags="$mmcflags -m64 -mxsave"
+	mmcc "$R/mm/${t}_64" "$t.c" pkey_util.c vm_util.c hugepage_settings.c
+	mmcflags=$mmcflags_save
+done
+
+# The suite directory: every binary flat next to the runner.
+rm -rf "$R/suite"
+mkdir -p "$R/suite"
+for t in $KVM_TESTS; do cp "$R/kvm/$t" "$R/suite/"; done
+for t in $MM_TESTS; do cp "$R/mm/$t" "$R/suite/"; done
+for t in $PKEY_TESTS; do cp "$R/mm/${t}_64" "$R/suite/"; done
+cp "$TOP/scripts/regress-run.sh" "$R/suite/run"
+chmod +x "$R/suite/run"
+"$TOP/scripts/mkinitramfs.sh" "$R/initramfs.cpio.gz" "$R/suite" >&2
+
+# As run-guest.sh, but with the CPU model and extra kernel arguments given.
+# proc_mem.force_override=always: mkdirty writes to a read-only mapping
+# through /proc/self/mem, which the defconfig's PROC_MEM_FORCE_PTRACE only
+# allows a ptracer.
+boot() {
+	kernel=$1 npt=$2 groups=$3 log=$4
+	GUEST_CPU=$CPU TIMEOUT=${REGRESS_TIMEOUT:-5400} \
+	GUEST_APPEND="quiet regress=$groups proc_mem.force_override=always" \
+		"$TOP/scripts/run-guest.sh" "$kernel" "$R/initramfs.cpio.gz" \
+		"$npt" "$log" >/dev/null || true
+}
+
+{
+	echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
+	echo "qemu=$(qemu-system-x86_64 --version | head -n 1)"
+	echo "qemu_args=-accel tcg,thread=single -cpu $CPU -m 4G -smp 2"
+	echo "host_cpu=$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1) x $(nproc)"
+	echo "tree_head=$(git -C "$TREE" describe --always --tags HEAD 2>/dev/null || echo unknown)"
+	echo "harness=$(git -C "$TOP" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+	echo "kernels=$([ "${REGRESS_PREBUILT:-0}" = 1 ] && echo prebuilt || echo rebuilt)"
+} >"$R/header.txt"
+
+logs=
+for run in $RUNS; do
+	npt=${run%%:*} groups=${run#*:}
+	for k in base patched; do
+		case $k in patched) kernel=$patched ;; base) kernel=$base ;; esac
+		log=$R/$k-npt$npt.log
+		t0=$(date +%s)
+		boot "$kernel" "$npt" "$groups" "$log"
+		info "$k kernel, npt=$npt ($groups): $(grep -ac '^REGRESS-END ' "$log") tests in $(($(date +%s) - t0))s"
+		logs="$logs $k:npt$npt=$log"
+	done
+done
+
+rc=0
+# shellcheck disable=SC2086 # one word per log
+python3 "$TOP/scripts/regress_report.py" "$R/header.txt" "$RESULTS/regress.md" $logs || rc=$?
+info "wrote $RESULTS/regress.md in $(($(date +%s) - start))s"
+exit "$rc"
