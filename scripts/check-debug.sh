@@ -44,8 +44,6 @@ chmod +x "$B/suite/run"
 "$TOP/scripts/mkinitramfs.sh" "$B/initramfs.cpio.gz" "$B/suite" >&2
 echo "check-debug: stress seed $SEED, $OPS ops (rerun with SEED=$SEED OPS=$OPS)"
 
-splats='BUG: |WARNING: |UBSAN: |Oops|general protection fault|Kernel panic|'
-splats=$splats'rcu: INFO: .* stall|possible (recursive|circular) locking|inconsistent lock state'
 pass=0
 fail=0
 count() { # OK? WHAT
@@ -84,11 +82,11 @@ EOC
 	grep -aE '^GUEST|^# |^ok |^not ok ' "$log" | sed 's/^/    /'
 	[ "$rc" = 0 ] && r=ok || r=no
 	count "$r" "npt=$npt: perm_upgrade_test and stress ($(case $rc in 0) echo PASS ;; 1) echo FAIL ;; *) echo NO RESULT ;; esac))"
-	n=$(grep -acE "$splats" "$log" || true)
+	n=$(grep -acE "$SPLAT_RE" "$log" || true)
 	if [ "$n" -eq 0 ]; then
 		count ok "npt=$npt: no splat in the console log"
 	else
-		grep -aE "$splats" "$log" | head -n 20 | sed 's/^/    /'
+		grep -aE "$SPLAT_RE" "$log" | head -n 20 | sed 's/^/    /'
 		count no "npt=$npt: $n splat line(s) in $log"
 	fi
 done

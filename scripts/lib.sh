@@ -149,3 +149,16 @@ cross_of() {
 	s390) echo s390x-linux-gnu- ;;
 	esac
 }
+
+# A splat in a kernel console log: KASAN/UBSAN reports, lockdep reports,
+# WARN, BUG, Oops, panics and RCU stalls (lockdep and the sleep checker
+# print theirs as "WARNING:" and "BUG:").
+SPLAT_RE='BUG: |WARNING: |UBSAN: |Oops|general protection fault|Kernel panic|rcu: INFO: .* stall|possible (recursive|circular) locking|inconsistent lock state'
+
+# sparse's messages as "file: warning|error: message", the source
+# directory prefix and line:col dropped, sorted: comm -13 of two such lists
+# gives the new messages, counting repeats.
+sparse_normalise() { # SRCDIR < sparse output
+	sed -n -e "s|^$1/||" -e 's#^\([^: ]*\):[0-9]*:[0-9]*: \(warning\|error\): #\1: \2: #p' |
+		LC_ALL=C sort
+}

@@ -216,6 +216,48 @@ kunit_json_counts() {
 	[ "$("$S/kunit_counts.py" "$W/k.json")" = "5 3" ]
 }
 
+# Console lines in the formats the kernel prints them: each splat must be
+# seen, the boot messages of the debug options must not.
+splats_recognised() {
+	for l in '[   12.3] BUG: KASAN: slab-use-after-free in kvm_tdp_mmu_zap_leafs+0x1/0x2' \
+		'[    1.0] WARNING: CPU: 1 PID: 77 at arch/x86/kvm/mmu/mmu.c:1 kvm_arch_change_prot_gfn_range+0x1/0x2' \
+		'[    2.0] WARNING: possible circular locking dependency detected' \
+		'[    2.0] WARNING: suspicious RCU usage' \
+		'[    3.0] BUG: sleeping function called from invalid context at mm/memory.c:1' \
+		'[    4.0] UBSAN: shift-out-of-bounds in mm/mprotect.c:1:2' \
+		'[    5.0] Oops: general protection fault, probably for non-canonical address' \
+		'[    6.0] Kernel panic - not syncing: Fatal exception' \
+		'[    7.0] rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:' \
+		'[    8.0] BUG: Bad page state in process test  pfn:12345'; do
+		printf '%s\n' "$l" | grep -qE "$SPLAT_RE" || { echo "missed: $l"; return 1; }
+	done
+	for l in '[    0.0] KernelAddressSanitizer initialized (generic)' \
+		'[    0.0] Lock dependency validator: Copyright (c) 2006 Red Hat, Inc., Ingo Molnar' \
+		'[    0.0] rcu: 	RCU lockdep checking is enabled.' \
+		'    ok 1 no guest write to memory the host mapped non-writable'; do
+		fails grep -qE "$SPLAT_RE" <<-EOL || { echo "false splat: $l"; return 1; }
+		$l
+		EOL
+	done
+}
+
+# A message that moved is not new; a second copy of one is.
+sparse_compare() {
+	cat >"$W/base.log" <<-'EOL'
+	/b/mm/a.c:10:5: warning: symbol 'x' was not declared. Should it be static?
+	/b/mm/a.c: note: in included file:
+	/b/mm/a.c:20:1: error: too long token expansion
+	EOL
+	cat >"$W/new.log" <<-'EOL'
+	/p/mm/a.c:12:5: warning: symbol 'x' was not declared. Should it be static?
+	/p/mm/a.c:22:1: error: too long token expansion
+	/p/mm/a.c:40:1: error: too long token expansion
+	EOL
+	sparse_normalise /b <"$W/base.log" >"$W/b"
+	sparse_normalise /p <"$W/new.log" >"$W/p"
+	[ "$(LC_ALL=C comm -13 "$W/b" "$W/p")" = "mm/a.c: error: too long token expansion" ]
+}
+
 t "fetch-base: LINUX_TARBALL verified and cached" fetch_ok
 t "fetch-base: wrong hash stops, user's file kept" wrong_hash
 t "fetch-base: missing LINUX_TARBALL is named" missing_tarball
@@ -231,6 +273,8 @@ t "tree: unexported commits kept; FORCE=1 backs up" tree_keeps_unexported
 t "tree: stale patch named, git am state left" stale_patch_stops
 t "apt: mirror read from the machine's sources" mirror_from_apt_sources
 t "check: kunit.py JSON counted" kunit_json_counts
+t "check-debug: console splats recognised" splats_recognised
+t "sparse: moved message not new, repeated one is" sparse_compare
 
 echo "selftest: $pass passed, $fail failed"
 [ -z "${1:-}" ] || echo "$pass $fail" >"$1"

@@ -37,12 +37,6 @@ sparse_make() { # SRC OBJDIR ARCH DIRS...
 		C=2 CHECK="$SPARSE" -j"$(nproc)" "$@" 2>&1 >/dev/null
 }
 
-# "file: warning: message", source prefix and line:col dropped, sorted.
-normalise() { # SRCDIR < sparse output
-	sed -n -e "s|^$1/||" -e 's#^\([^: ]*\):[0-9]*:[0-9]*: \(warning\|error\): #\1: \2: #p' |
-		LC_ALL=C sort
-}
-
 pass=0
 fail=0
 base=$(base_worktree)
@@ -55,7 +49,7 @@ for a; do
 	info "$a: sparse C=2 on $* (patched)"
 	sparse_make "$TREE" "$bd" "$a" "$@" >"$out/$a-patched.log" ||
 		die "$a: build with sparse failed, see $out/$a-patched.log"
-	normalise "$TREE" <"$out/$a-patched.log" >"$out/$a-patched.txt"
+	sparse_normalise "$TREE" <"$out/$a-patched.log" >"$out/$a-patched.txt"
 
 	key=$( (cat "$bd/.config"; cat "$CACHE/tools/sparse.debversion";
 		echo "$BASE_SHA256 $*") | sha256sum | cut -c1-16)
@@ -69,7 +63,7 @@ for a; do
 			CROSS_COMPILE="$(cross_of "$a")" olddefconfig >/dev/null
 		sparse_make "$base" "$bbd" "$a" "$@" >"$out/$a-base.log" ||
 			die "$a: base build with sparse failed, see $out/$a-base.log"
-		normalise "$base" <"$out/$a-base.log" >"$cached.tmp"
+		sparse_normalise "$base" <"$out/$a-base.log" >"$cached.tmp"
 		mv "$cached.tmp" "$cached"
 	fi
 	cp "$cached" "$out/$a-base.txt"
