@@ -57,7 +57,7 @@ make -s -C "$TREE/tools/testing/selftests/kvm" -f "$TOP/bench/kvm.mk" \
 
 # What the report's header says about the setup.
 qemu_line=$(grep -m 1 'qemu-system-x86_64 -accel' "$TOP/scripts/run-guest.sh")
-qemu_cpu=$(echo "$qemu_line" | sed -n 's/.*\(-cpu [^ ]*\).*/\1/p')
+qemu_cpu="-cpu ${GUEST_CPU:-EPYC,+svm,+npt}" # run-guest.sh's default
 qemu_accel=$(echo "$qemu_line" | sed -n 's/.*\(-accel [^ ]*\).*/\1/p')
 qemu_mem=$(sed -n 's/.*\(-m [^ ]* -smp [^ ]*\).*/\1/p' "$TOP/scripts/run-guest.sh" | head -n 1)
 {
