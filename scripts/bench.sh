@@ -32,15 +32,7 @@ B=$BUILD/bench
 mkdir -p "$B" "$RESULTS"
 start=$(date +%s)
 
-if [ "${BENCH_PREBUILT:-0}" = 1 ]; then
-	patched=$BUILD/guest-patched/arch/x86/boot/bzImage
-	base=$BUILD/guest-base/arch/x86/boot/bzImage
-	[ -f "$patched" ] && [ -f "$base" ] ||
-		die "BENCH_PREBUILT=1 but no bzImage in $BUILD/guest-{patched,base}"
-else
-	patched=$("$TOP/scripts/guest-kernel.sh" patched)
-	base=$("$TOP/scripts/guest-kernel.sh" base)
-fi
+guest_kernels "${BENCH_PREBUILT:-0}"
 
 # One static binary for both kernels, built against the patched uapi and
 # the tree's KVM selftest library (bench/kvm.mk), into build/bench/kvm.

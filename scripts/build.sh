@@ -18,22 +18,24 @@ shift
 tests="-e KUNIT -e MPROTECT_PERM_UPGRADE_KUNIT_TEST -e MPROTECT_NOTIFIER_KUNIT_TEST
        -e KVM_MMU_NOTIFIER_KUNIT_TEST"
 case $arch in
-x86_64)	karch=x86; cross=
+x86_64)
 	opts="-e EXPERT -e VIRTUALIZATION -e KVM -m KVM_INTEL -m KVM_AMD
 	      -e KVM_WERROR -e USERFAULTFD -e TRANSPARENT_HUGEPAGE -e HUGETLBFS
 	      -e NUMA_BALANCING -e X86_INTEL_MEMORY_PROTECTION_KEYS
 	      -e KVM_SW_PROTECTED_VM $tests -e KVM_X86_MMU_KUNIT_TEST"
 	want="KVM=y KVM_INTEL=m KVM_AMD=m KVM_WERROR=y" ;;
-arm64)	karch=arm64; cross=aarch64-linux-gnu-
+arm64)
 	opts="-e VIRTUALIZATION -e KVM -e USERFAULTFD -e TRANSPARENT_HUGEPAGE
 	      -e HUGETLBFS $tests"
 	want="KVM=y" ;;
-s390)	karch=s390; cross=s390x-linux-gnu-
+s390)
 	opts="-e VIRTUALIZATION -e KVM -e USERFAULTFD -e TRANSPARENT_HUGEPAGE
 	      -e HUGETLBFS $tests"
 	want="KVM=y" ;;
 *)	die "unknown ARCH '$arch' (x86_64, arm64, s390)" ;;
 esac
+karch=$(karch_of "$arch")
+cross=$(cross_of "$arch")
 need "${cross}gcc"
 [ -e "$TREE/.git" ] || die "no kernel tree at $TREE: run 'make tree'"
 # shellcheck disable=SC2046

@@ -25,12 +25,8 @@ rm -rf "$B/suite"
 mkdir -p "$B/suite"
 kernel=$("$TOP/scripts/guest-kernel.sh" debug)
 
-use_ccache
-make -s -C "$TREE" O="$BUILD/guest-debug" headers >&2
-make -s -C "$TREE/tools/testing/selftests/kvm" -j"$(nproc)" CC="ccache gcc" \
-	EXTRA_CFLAGS=-static KHDR_INCLUDES="-isystem $BUILD/guest-debug/usr/include" \
-	OUTPUT="$B/selftests" "$B/selftests/x86/perm_upgrade_test" \
-	"$B/selftests/x86/perm_upgrade_stress_test" >&2
+kvm_selftests "$BUILD/guest-debug" "$B/selftests" x86/perm_upgrade_test \
+	x86/perm_upgrade_stress_test
 cp "$B/selftests/x86/perm_upgrade_test" "$B/selftests/x86/perm_upgrade_stress_test" \
 	"$B/suite/"
 cat >"$B/suite/run" <<EOS

@@ -25,11 +25,7 @@ for k in $KERNELS; do
 done
 
 # One static test binary for both kernels, built against the patched uapi.
-use_ccache
-make -s -C "$TREE" O="$BUILD/guest-patched" headers >&2
-make -s -C "$TREE/tools/testing/selftests/kvm" -j"$(nproc)" CC="ccache gcc" \
-	EXTRA_CFLAGS=-static KHDR_INCLUDES="-isystem $BUILD/guest-patched/usr/include" \
-	OUTPUT="$B/selftests" "$B/selftests/x86/perm_upgrade_test" >&2
+kvm_selftests "$BUILD/guest-patched" "$B/selftests" x86/perm_upgrade_test
 "$TOP/scripts/mkinitramfs.sh" "$B/initramfs.cpio.gz" \
 	"$B/selftests/x86/perm_upgrade_test" >&2
 

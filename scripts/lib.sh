@@ -162,3 +162,32 @@ sparse_normalise() { # SRCDIR < sparse output
 	sed -n -e "s|^$1/||" -e 's#^\([^: ]*\):[0-9]*:[0-9]*: \(warning\|error\): #\1: \2: #p' |
 		LC_ALL=C sort
 }
+
+# The patched and base guest kernels: built (or brought up to date) by
+# guest-kernel.sh, or with $1 = 1 the bzImages already in
+# build/guest-{patched,base}.  Sets $patched and $base.
+guest_kernels() { # PREBUILT
+	if [ "${1:-0}" = 1 ]; then
+		patched=$BUILD/guest-patched/arch/x86/boot/bzImage
+		base=$BUILD/guest-base/arch/x86/boot/bzImage
+		[ -f "$patched" ] && [ -f "$base" ] ||
+			die "prebuilt kernels asked for, but no bzImage in $BUILD/guest-{patched,base}"
+	else
+		patched=$("$TOP/scripts/guest-kernel.sh" patched)
+		base=$("$TOP/scripts/guest-kernel.sh" base)
+	fi
+}
+
+# Static KVM selftests built against the uapi headers of a guest kernel
+# build: kvm_selftests GUEST_BUILD OUTDIR TEST... (TEST as in the selftests
+# Makefile, e.g. x86/perm_upgrade_test; binaries land in OUTDIR/TEST).
+kvm_selftests() {
+	gb=$1 ko=$2
+	shift 2
+	use_ccache
+	make -s -C "$TREE" O="$gb" headers >&2
+	# shellcheck disable=SC2046
+	make -s -C "$TREE/tools/testing/selftests/kvm" -j"$(nproc)" CC="ccache gcc" \
+		EXTRA_CFLAGS=-static KHDR_INCLUDES="-isystem $gb/usr/include" \
+		OUTPUT="$ko" $(for t; do printf '%s/%s ' "$ko" "$t"; done) >&2
+}

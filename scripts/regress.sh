@@ -35,15 +35,7 @@ R=$BUILD/regress
 mkdir -p "$R" "$RESULTS"
 start=$(date +%s)
 
-if [ "${REGRESS_PREBUILT:-0}" = 1 ]; then
-	patched=$BUILD/guest-patched/arch/x86/boot/bzImage
-	base=$BUILD/guest-base/arch/x86/boot/bzImage
-	[ -f "$patched" ] && [ -f "$base" ] ||
-		die "REGRESS_PREBUILT=1 but no bzImage in $BUILD/guest-{patched,base}"
-else
-	patched=$("$TOP/scripts/guest-kernel.sh" patched)
-	base=$("$TOP/scripts/guest-kernel.sh" base)
-fi
+guest_kernels "${REGRESS_PREBUILT:-0}"
 
 use_ccache
 hdr=$BUILD/guest-patched/usr/include

@@ -30,11 +30,7 @@ kernel=${KERNEL:-$("$TOP/scripts/guest-kernel.sh" patched)}
 [ -f "$kernel" ] || die "no guest kernel at $kernel"
 
 # A static test binary, built against the patched uapi.
-use_ccache
-make -s -C "$TREE" O="$BUILD/guest-patched" headers >&2
-make -s -C "$TREE/tools/testing/selftests/kvm" -j"$(nproc)" CC="ccache gcc" \
-	EXTRA_CFLAGS=-static KHDR_INCLUDES="-isystem $BUILD/guest-patched/usr/include" \
-	OUTPUT="$B/selftests" "$B/selftests/x86/perm_upgrade_stress_test" >&2
+kvm_selftests "$BUILD/guest-patched" "$B/selftests" x86/perm_upgrade_stress_test
 "$TOP/scripts/mkinitramfs.sh" "$B/initramfs.cpio.gz" \
 	"$B/selftests/x86/perm_upgrade_stress_test" -s "$SEED" -n "$OPS" >&2
 
