@@ -4,23 +4,35 @@
 # the series as patch files, and the harness that turns the pinned base
 # plus the series into a kernel tree, builds it and tests it.
 #
-#   make        deps, tree, build, every KUnit suite, mail-ready series in out/
-#   make check  every test, ending with one "N passed, N failed" line
+#   make          deps, tree, build, every KUnit suite, mail-ready series in out/
+#   make check    every suite of the "check" set; ends with "N passed, N failed"
+#   make help     every target and knob
+#
+# The test suites are registered in scripts/suites: each has a target of
+# its own here, generated from that file.
 
 SHELL := /bin/sh
 S := scripts
+REG := $(or $(RFC_SUITES),$(S)/suites)
 
-.PHONY: all deps tree export build kunit kunit-um kunit-x86_64 out check \
-	selftest checkpatch build-x86_64 build-arm64 build-s390 sparse audit \
-	kvm-selftest stress check-debug bisect-check bench regress clean help
+# name, and whether it needs the kernel tree, from the registry.
+SUITES := $(shell sed -e '/^\#/d' -e 's/[[:space:]]*|.*//' $(REG) | awk 'NF { print $$1 }')
+TREE_SUITES := $(shell sed -e '/^\#/d' -e 's/[[:space:]]*|.*//' $(REG) | awk '$$3 == "tree" { print $$1 }')
+
+.PHONY: all deps tree tree-state export build kunit out check clean help $(SUITES)
 
 all: deps tree build kunit out
 
 deps:
 	@$(S)/deps.sh --check 2>/dev/null || $(S)/deps.sh
 
+# Creates build/linux from series/; an existing tree is kept as it is
+# (tested as it is), with one line saying how it differs from series/.
 tree: deps
 	@$(S)/tree.sh
+
+tree-state:
+	@$(S)/tree.sh --state
 
 export:
 	@$(S)/export.sh
@@ -32,13 +44,10 @@ build: tree
 kunit: tree
 	@$(S)/check.sh kunit-um kunit-x86_64
 
-kunit-um kunit-x86_64 build-x86_64 build-arm64 build-s390 sparse audit \
-kvm-selftest stress check-debug bisect-check: deps tree
+$(SUITES): deps
 	@$(S)/check.sh $@
 
-# Base against patched kernel in QEMU guests; results/ holds a full run.
-bench regress: deps tree
-	@$(S)/$@.sh
+$(TREE_SUITES): tree
 
 out: tree
 	@$(S)/out.sh
@@ -46,19 +55,29 @@ out: tree
 check: deps tree
 	@$(S)/check.sh
 
-selftest:
-	@$(S)/check.sh selftest
-
-checkpatch: tree
-	@$(S)/check.sh checkpatch
-
 # Build outputs only: the kernel tree (build/linux) may hold unexported
 # work and is removed by hand.
 clean:
-	rm -rf build/kunit-* build/check build/x86_64 build/arm64 build/s390 \
-		build/guest-* build/kvm-selftest build/sparse* build/bisect \
-		build/stress build/check-debug build/bench build/regress \
-		build/audit* out
+	rm -rf build/kunit-* build/check build/checkpatch build/x86_64 \
+		build/arm64 build/s390 build/guest-* build/kvm-selftest \
+		build/sparse* build/bisect build/stress build/check-debug \
+		build/bench build/regress build/audit* out
 
 help:
-	@sed -n 's/^#   //p' Makefile
+	@echo 'Targets:'
+	@printf '  %-22s %s\n' all 'deps, tree, build, kunit, out (the default)' \
+		deps 'install the Debian packages and sparse the harness needs' \
+		tree 'create build/linux from series/; an existing tree is kept' \
+		tree-state 'one line: how the tree stands against series/' \
+		export 'series/ from the tree'"'"'s commits' \
+		build 'build-x86_64 build-arm64 build-s390' \
+		kunit 'kunit-um kunit-x86_64' \
+		out 'mail-ready series in out/ with To:/Cc: from get_maintainer.pl' \
+		check 'every suite of the check set; ends with "N passed, N failed"' \
+		clean 'build outputs (not build/linux)'
+	@echo 'Suites (scripts/suites; "check" = in make check):'
+	@sed -e '/^#/d' -e '/^[[:space:]]*$$/d' $(REG) | \
+		awk -F'|' '{ split($$1, w, " "); sub(/^ +/, "", $$2); \
+			printf "  %-22s %-5s %s\n", w[1], w[2], $$2 }'
+	@echo 'Knobs (environment or make command line, e.g. make stress RFC_SEED=1):'
+	@sed -n 's/^#: /  /p' $(S)/lib.sh $(S)/*.sh | awk '!seen[$$0]++'

@@ -11,28 +11,29 @@
 # Writes results/bench.md (tables, patched/base ratios), results/bench.csv
 # and results/bench.png.  Logs: build/bench/{base,patched}-nptN.log.
 #
-# Environment:
-#   BENCH_SIZE_MB  guest region per measurement (default 64)
-#   BENCH_REPS     repetitions, the tables show the median (default 5)
-#   BENCH_BATCHES  snapshot scenario: guest passes over the resolves (8)
-#   BENCH_NPT      which kvm_amd.npt runs (default "1 0")
-#   BENCH_PREBUILT=1  boot the bzImages already in build/guest-{base,patched}
-#                  instead of (re)building them with guest-kernel.sh
-#   RESULTS        output directory (default results/)
+# Ends with "bench: N passed, N failed", one per guest run that finished
+# with no kernel splat.
+#: RFC_BENCH_SIZE_MB  bench: guest region per measurement (default 64)
+#: RFC_BENCH_REPS     bench: repetitions, the tables show the median (default 5)
+#: RFC_BENCH_BATCHES  bench: snapshot scenario, guest passes over the resolves (8)
+#: RFC_BENCH_NPT      bench: which kvm_amd.npt runs (default "1 0")
+#: RFC_PREBUILT       bench, regress: 1 boots the bzImages already in
+#:                    build/guest-{base,patched} instead of (re)building them
+#: RFC_RESULTS        bench, regress: output directory (default results/)
 
 . "$(dirname "$0")/lib.sh"
 need qemu-system-x86_64 busybox cpio gzip file python3 make gcc
 
-SIZE_MB=${BENCH_SIZE_MB:-64}
-REPS=${BENCH_REPS:-5}
-BATCHES=${BENCH_BATCHES:-8}
-NPTS=${BENCH_NPT:-1 0}
-RESULTS=${RESULTS:-$TOP/results}
+SIZE_MB=${RFC_BENCH_SIZE_MB:-64}
+REPS=${RFC_BENCH_REPS:-5}
+BATCHES=${RFC_BENCH_BATCHES:-8}
+NPTS=${RFC_BENCH_NPT:-1 0}
+RESULTS=${RFC_RESULTS:-$TOP/results}
 B=$BUILD/bench
 mkdir -p "$B" "$RESULTS"
 start=$(date +%s)
 
-guest_kernels "${BENCH_PREBUILT:-0}"
+guest_kernels
 
 # One static binary for both kernels, built against the patched uapi and
 # the tree's KVM selftest library (bench/kvm.mk), into build/bench/kvm.
@@ -47,24 +48,21 @@ make -s -C "$TREE/tools/testing/selftests/kvm" -f "$TOP/bench/kvm.mk" \
 "$TOP/scripts/mkinitramfs.sh" "$B/initramfs.cpio.gz" "$bin" \
 	-s "$SIZE_MB" -r "$REPS" -b "$BATCHES" >&2
 
-# What the report's header says about the setup.
-qemu_line=$(grep -m 1 'qemu-system-x86_64 -accel' "$TOP/scripts/run-guest.sh")
-qemu_cpu="-cpu ${GUEST_CPU:-EPYC,+svm,+npt}" # run-guest.sh's default
-qemu_accel=$(echo "$qemu_line" | sed -n 's/.*\(-accel [^ ]*\).*/\1/p')
-qemu_mem=$(sed -n 's/.*\(-m [^ ]* -smp [^ ]*\).*/\1/p' "$TOP/scripts/run-guest.sh" | head -n 1)
+# What the report's header says about the setup (the QEMU command is read
+# from the guest logs).
 {
 	echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo "qemu=$(qemu-system-x86_64 --version | head -n 1)"
-	echo "qemu_args=$qemu_accel $qemu_cpu $qemu_mem"
 	echo "host_cpu=$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1) x $(nproc)"
 	echo "tree_head=$(git -C "$TREE" describe --always --tags HEAD 2>/dev/null || echo unknown)"
 	echo "base_tag=$BASE_TAG $(git -C "$TREE" rev-parse --short "$BASE_TAG^{commit}" 2>/dev/null)"
 	echo "harness=$(git -C "$TOP" rev-parse --short HEAD 2>/dev/null || echo unknown)"
 	echo "args=-s $SIZE_MB -r $REPS -b $BATCHES"
-	echo "kernels=$([ "${BENCH_PREBUILT:-0}" = 1 ] && echo prebuilt || echo rebuilt)"
+	echo "kernels=$([ "${RFC_PREBUILT:-0}" = 1 ] && echo prebuilt || echo rebuilt)"
 } >"$B/header.txt"
 
 logs=
+pass=0
 fail=0
 for npt in $NPTS; do
 	for k in base patched; do
@@ -73,10 +71,13 @@ for npt in $NPTS; do
 		t0=$(date +%s)
 		rc=0
 		"$TOP/scripts/run-guest.sh" "$kernel" "$B/initramfs.cpio.gz" "$npt" \
-			"$log" >/dev/null || rc=$?
+			"$log" 2>"$log.verdict" || rc=$?
 		if [ "$rc" -ne 0 ] || ! grep -aq '^BENCH-DONE' "$log"; then
-			info "$k kernel, npt=$npt: the benchmark did not finish (see $log)"
+			info "$k kernel, npt=$npt: the benchmark did not finish cleanly (see $log)"
+			sed 's/^/    /' "$log.verdict" >&2
 			fail=$((fail + 1))
+		else
+			pass=$((pass + 1))
 		fi
 		info "$k kernel, npt=$npt: $(grep -ac '^BENCH ' "$log") BENCH lines in $(($(date +%s) - t0))s"
 		logs="$logs $k:$npt=$log"
@@ -89,6 +90,7 @@ py=python3
 python3 -c 'import matplotlib' 2>/dev/null ||
 	! /usr/bin/python3 -c 'import matplotlib' 2>/dev/null || py=/usr/bin/python3
 # shellcheck disable=SC2086 # one word per log
-"$py" "$TOP/scripts/bench_report.py" "$B/header.txt" "$RESULTS" $logs
+"$py" "$RFCTOOL" bench "$B/header.txt" "$RESULTS" $logs
 info "wrote $RESULTS/bench.md, bench.csv, bench.png in $(($(date +%s) - start))s"
+report bench "$pass" "$fail"
 [ "$fail" -eq 0 ]

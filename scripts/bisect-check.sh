@@ -1,24 +1,19 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# bisect-check.sh [-o COUNTS_FILE] [ARCH...]
+# bisect-check.sh [ARCH...]
 # Walk the series one commit at a time in a worktree (build/linux-bisect)
 # and check that each commit builds on its own for x86_64 (KVM_INTEL=m
 # KVM_AMD=m KVM_WERROR=y), arm64 and s390 (build.sh: mm/ virt/kvm/
 # arch/ARCH/kvm/ with the KUnit tests built in), that a commit touching
 # the KVM selftests builds them, and that the commit is checkpatch --strict
-# clean.  Build directories (build/bisect/ARCH) are reused from commit to
+# clean (checkpatch_patch in lib.sh, as the checkpatch suite runs it).  Build directories (build/bisect/ARCH) are reused from commit to
 # commit, so each step rebuilds only what the commit changed; ccache keeps
 # a second run short.  Ends with "bisect-check: N passed, N failed", one
 # per commit.
 
 . "$(dirname "$0")/lib.sh"
 need make ccache perl
-counts=
-if [ "${1:-}" = -o ]; then
-	counts=$2
-	shift 2
-fi
 [ $# -gt 0 ] || set -- x86_64 arm64 s390
 tree_must_be_clean
 
@@ -31,7 +26,6 @@ fi
 mkdir -p "$bb"
 log=$bb/log
 : >"$log"
-PATH=/usr/bin:$PATH # checkpatch's spdxcheck needs Debian's python3
 use_ccache
 
 pass=0
@@ -43,24 +37,18 @@ for c in $(git -C "$TREE" rev-list --reverse "$BASE_TAG..HEAD"); do
 	git -C "$wt" checkout -q --detach "$c"
 	bad=
 	for a; do
-		TREE=$wt BUILD=$bb "$TOP/scripts/build.sh" "$a" >>"$log" 2>&1 ||
+		RFC_TREE=$wt RFC_BUILD=$bb "$TOP/scripts/build.sh" "$a" >>"$log" 2>&1 ||
 			bad="$bad build-$a"
 	done
 	sel=$(git -C "$wt" diff-tree --no-commit-id --name-only -r "$c" -- \
 		tools/testing/selftests/kvm | sed -n 's|^tools/testing/selftests/kvm/\(.*\)\.c$|\1|p')
 	if [ -n "$sel" ]; then
-		make -s -C "$wt" O="$bb/x86_64" headers >>"$log" 2>&1 &&
-		# shellcheck disable=SC2086
-		make -s -C "$wt/tools/testing/selftests/kvm" -j"$(nproc)" \
-			CC="ccache gcc" KHDR_INCLUDES="-isystem $bb/x86_64/usr/include" \
-			OUTPUT="$bb/selftests" \
-			$(printf "$bb/selftests/%s " $sel) >>"$log" 2>&1 ||
-			bad="$bad selftests"
+		# shellcheck disable=SC2086 # test names are words
+		(TREE=$wt; kvm_selftests "$bb/x86_64" "$bb/selftests" $sel) \
+			>>"$log" 2>&1 || bad="$bad selftests"
 	fi
 	git -C "$wt" format-patch -q -1 --stdout "$c" >"$bb/patch"
-	(cd "$wt" && ./scripts/checkpatch.pl --strict --quiet \
-		--ignore FILE_PATH_CHANGES "$bb/patch") >>"$log" 2>&1 ||
-		bad="$bad checkpatch"
+	checkpatch_patch "$wt" "$bb/patch" >>"$log" 2>&1 || bad="$bad checkpatch"
 	if [ -z "$bad" ]; then
 		pass=$((pass + 1))
 		printf 'ok      %2d %s\n' "$i" "$subj"
@@ -71,6 +59,5 @@ for c in $(git -C "$TREE" rev-list --reverse "$BASE_TAG..HEAD"); do
 done
 git -C "$wt" checkout -q --detach "$BASE_TAG"
 [ "$fail" -eq 0 ] || info "details in $log"
-echo "bisect-check: $pass passed, $fail failed"
-[ -z "$counts" ] || echo "$pass $fail" >"$counts"
+report bisect-check "$pass" "$fail"
 [ "$fail" -eq 0 ]

@@ -65,5 +65,11 @@ for w in $want; do
 done
 
 info "$arch: building $*"
-mk "$@"
-info "$arch: ok"
+rc=0
+mk "$@" || rc=$?
+if [ "$rc" -eq 0 ]; then
+	report "build-$arch" 1 0
+else
+	report "build-$arch" 0 1
+fi
+exit "$rc"

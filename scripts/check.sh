@@ -2,80 +2,66 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # check.sh [SUITE...]
-# Run test suites (default: all), go on past failures, and end with one
-# line "N passed, N failed" over every suite.  A suite that stops before
-# it reports counts as one failure.  Suites:
-#   selftest       the harness's own tests (scripts/selftest.sh)
-#   checkpatch     checkpatch.pl --strict on every patch
-#   kunit-um       KUnit on UML
-#   kunit-x86_64   KUnit on x86_64 under QEMU (TCG)
-#   build-ARCH     mm/ virt/kvm/ arch/ARCH/kvm/ for x86_64 (KVM_WERROR=y),
-#                  arm64 and s390 (KVM=y), see build.sh
-#   sparse         sparse C=2 on the touched directories, no new warnings
-#                  against the base (x86_64, arm64, s390; see sparse.sh)
-#   audit          the series' coccinelle audit through make coccicheck
-#   kvm-selftest-patched
-#                  the KVM selftest in QEMU guests on the patched kernel,
-#                  nested and shadow paging
-#   stress         a short randomised stress run, nested and shadow paging
-# Not in the default set (see README): kvm-selftest (patched and base
-# kernels), check-debug, bisect-check, bench, regress.
+# Run test suites (default: the "check" set of scripts/suites, in order),
+# go on past failures, print a summary and end with one line
+# "N passed, N failed" over every suite.  Each suite's output is shown and
+# kept in build/check/SUITE.log; its counts are its last
+# "SUITE: N passed, N failed[, N skipped]" line (rfc_counts).  A suite that
+# stops without that line, or fails without counting a failure, counts as
+# one failure.  Before the suites, one line says how the tree stands
+# against series/.
 
 . "$(dirname "$0")/lib.sh"
+need python3
 
-ALL="selftest checkpatch kunit-um kunit-x86_64 build-x86_64 build-arm64 build-s390
-     sparse audit kvm-selftest-patched stress"
-MORE="kvm-selftest check-debug bisect-check"
-[ $# -gt 0 ] || set -- $ALL
+#: RFC_SUITES         the suite registry (default scripts/suites)
+REG=${RFC_SUITES:-$TOP/scripts/suites}
+# name set needs command... (| description dropped)
+suites() { sed -e 's/[[:space:]]*|.*//' -e '/^#/d' -e '/^[[:space:]]*$/d' "$REG"; }
+
+if [ $# -eq 0 ]; then
+	# shellcheck disable=SC2046 # suite names are words
+	set -- $(suites | awk '$2 == "check" { print $1 }')
+fi
+for s; do
+	suites | awk -v s="$s" '$1 == s { f = 1 } END { exit !f }' ||
+		die "unknown suite '$s' (known: $(suites | awk '{ print $1 }' | paste -s -d' ' -))"
+done
 
 res=$BUILD/check
 rm -rf "$res"
 mkdir -p "$res"
+if [ -e "$TREE/.git" ]; then
+	echo "=== tree: $(tree_state || :)"
+fi
 
 for s; do
+	cmd=$(suites | awk -v s="$s" '$1 == s { $1 = $2 = $3 = ""; sub(/^ +/, ""); print }')
 	echo "=== $s"
 	start=$(date +%s)
-	rc=0
-	case $s in
-	selftest)
-		"$TOP/scripts/selftest.sh" "$res/$s" || rc=$? ;;
-	checkpatch)
-		"$TOP/scripts/checkpatch.sh" "$res/$s" || rc=$? ;;
-	kunit-*)
-		arch=${s#kunit-}
-		"$TOP/scripts/kunit.sh" "$arch" || rc=$?
-		[ ! -s "$BUILD/kunit-$arch.json" ] ||
-			"$TOP/scripts/kunit_counts.py" "$BUILD/kunit-$arch.json" >"$res/$s" || rc=1 ;;
-	kvm-selftest)
-		"$TOP/scripts/kvm-selftest.sh" "$res/$s" || rc=$? ;;
-	kvm-selftest-patched)
-		KERNELS=patched "$TOP/scripts/kvm-selftest.sh" "$res/$s" || rc=$? ;;
-	sparse)
-		"$TOP/scripts/sparse.sh" -o "$res/$s" || rc=$? ;;
-	audit|stress|check-debug)
-		"$TOP/scripts/$s.sh" "$res/$s" || rc=$? ;;
-	bisect-check)
-		"$TOP/scripts/bisect-check.sh" -o "$res/$s" || rc=$? ;;
-	build-*)
-		"$TOP/scripts/build.sh" "${s#build-}" && echo "1 0" >"$res/$s" || rc=$? ;;
-	*)
-		die "unknown suite '$s' (known:" $ALL $MORE")" ;;
-	esac
-	[ -s "$res/$s" ] || echo "0 0" >"$res/$s"
-	read -r p f <"$res/$s"
-	# A suite that failed without counting a failure still fails.
-	[ "$rc" -eq 0 ] || [ "$f" -gt 0 ] || echo "$p 1" >"$res/$s"
+	# The registry's command is shell code (it may quote).
+	{
+		rc=0
+		(cd "$TOP" && RFC_SUITE=$s && export RFC_SUITE && eval "$cmd") 2>&1 || rc=$?
+		echo "$rc" >"$res/$s.rc"
+	} | tee "$res/$s.log"
+	rfctool counts "$s" "$(cat "$res/$s.rc")" "$res/$s.log" >"$res/$s.counts"
 	echo "$(($(date +%s) - start))" >"$res/$s.time"
 done
 
 echo "=== summary"
 tp=0
 tf=0
+ts=0
 for s; do
-	read -r p f <"$res/$s"
-	printf '%-20s %4d passed, %4d failed  (%ss)\n' "$s" "$p" "$f" "$(cat "$res/$s.time")"
+	read -r p f k <"$res/$s.counts"
+	skip=
+	[ "$k" -eq 0 ] || skip=", $k skipped"
+	printf '%-22s %4d passed, %4d failed%s  (%ss)\n' "$s" "$p" "$f" "$skip" "$(cat "$res/$s.time")"
 	tp=$((tp + p))
 	tf=$((tf + f))
+	ts=$((ts + k))
 done
+[ "$ts" -eq 0 ] || echo "($ts skipped)"
 echo "$tp passed, $tf failed"
 [ "$tf" -eq 0 ]

@@ -12,9 +12,9 @@
 
 PACKAGES="build-essential git make gcc flex bison bc libelf-dev libssl-dev
 cpio xz-utils rsync kmod python3 python3-ply python3-git perl qemu-system-x86 qemu-system-data
-coccinelle gcc-aarch64-linux-gnu gcc-s390x-linux-gnu ccache b4 dpkg-dev
+coccinelle gcc-aarch64-linux-gnu gcc-s390x-linux-gnu ccache dpkg-dev
 debian-archive-keyring util-linux busybox-static file
-python3-matplotlib"
+python3-matplotlib shellcheck mypy"
 
 SPARSE=$CACHE/tools/bin/sparse
 
@@ -48,6 +48,7 @@ if [ -n "$missing" ]; then
 	info "installing:$missing"
 	export DEBIAN_FRONTEND=noninteractive
 	apt-get -q update >&2
+	# shellcheck disable=SC2086 # package names are words
 	apt-get -q install -y --no-install-recommends $missing >&2
 fi
 

@@ -5,13 +5,19 @@
 # a cover letter taken from cover-letter.txt (first paragraph: subject,
 # rest: blurb), to DIR (default: series/).  The output depends only on the
 # commits: zeroed From hashes, no signature, the cover letter dated like
-# the newest patch.  Refuses a dirty tree.
+# the newest patch.  Refuses a dirty tree, unless --allow-dirty (used to
+# compare the tree's commits with series/), which exports HEAD.
 
 . "$(dirname "$0")/lib.sh"
 need git
 
+if [ "${1:-}" = --allow-dirty ]; then
+	shift
+	[ -e "$TREE/.git" ] || die "no kernel tree at $TREE: run 'make tree'"
+else
+	tree_must_be_clean
+fi
 out=${1:-$SERIES}
-tree_must_be_clean
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
@@ -28,8 +34,8 @@ if [ "$n" -gt 0 ]; then
 		--subject-prefix="$SERIES_PREFIX" -v "$SERIES_VERSION" \
 		--cover-letter --cover-from-description=subject \
 		--base="$BASE_TAG" "$BASE_TAG..HEAD"
-	cover=$(ls "$tmp"/*0000-cover-letter.patch)
-	last=$(ls "$tmp"/*.patch | LC_ALL=C sort | tail -n 1)
+	cover=$(find "$tmp" -name '*0000-cover-letter.patch')
+	last=$(find "$tmp" -name '*.patch' | LC_ALL=C sort | tail -n 1)
 	date=$(sed -n '/^Date: /{p;q}' "$last")
 	sed "s/^Date: .*/$date/" "$cover" >"$tmp/cover" && mv "$tmp/cover" "$cover"
 fi

@@ -7,7 +7,10 @@
 # line), reusing build/kunit-ARCH and ccache.  x86_64 runs under QEMU with
 # TCG: kunit.py asks QEMU for -accel kvm first, which hangs on machines
 # whose /dev/kvm cannot run guests, so /dev/kvm is hidden from it in a
-# private mount namespace.  Leaves build/kunit-ARCH.json for the summary.
+# private mount namespace.  Ends with "kunit-ARCH: N passed, N failed,
+# N skipped" from kunit.py's JSON (build/kunit-ARCH.json); a run without
+# results counts as one failure.
+#: RFC_KUNIT_TIMEOUT  kunit: kunit.py --timeout in seconds (default 900)
 
 . "$(dirname "$0")/lib.sh"
 need python3 make gcc ccache
@@ -36,17 +39,26 @@ fi
 
 set -- run --arch="$arch" --build_dir="$BUILD/kunit-$arch" \
 	--kunitconfig="$cfg" --jobs="$(nproc)" --json="$json" \
-	--make_options="CC=ccache gcc" --timeout="${KUNIT_TIMEOUT:-900}" "$@"
+	--make_options="CC=ccache gcc" --timeout="${RFC_KUNIT_TIMEOUT:-900}" "$@"
 
-cd "$TREE"
+rc=0
 if [ "$arch" = um ] || [ ! -e /dev/kvm ]; then
-	exec ./tools/testing/kunit/kunit.py "$@"
-fi
-if [ "$(id -u)" -eq 0 ]; then
-	ns="unshare --mount --propagation private"
+	(cd "$TREE" && ./tools/testing/kunit/kunit.py "$@") || rc=$?
 else
-	ns="unshare --map-root-user --mount --propagation private"
+	if [ "$(id -u)" -eq 0 ]; then
+		ns="unshare --mount --propagation private"
+	else
+		ns="unshare --map-root-user --mount --propagation private"
+	fi
+	# shellcheck disable=SC2016,SC2086 # $ns is words; $@ is the inner shell's
+	(cd "$TREE" && $ns sh -c 'mount --bind /dev/null /dev/kvm && exec "$@"' kunit \
+		./tools/testing/kunit/kunit.py "$@") || rc=$?
 fi
-# shellcheck disable=SC2016
-exec $ns sh -c 'mount --bind /dev/null /dev/kvm && exec "$@"' kunit \
-	./tools/testing/kunit/kunit.py "$@"
+if [ -s "$json" ]; then
+	rfctool kunit "${RFC_SUITE:-kunit-$arch}" "$json" || rc=1
+else
+	info "kunit.py left no results in $json"
+	report "kunit-$arch" 0 1
+	rc=1
+fi
+exit "$rc"

@@ -1,23 +1,39 @@
 # SPDX-License-Identifier: GPL-2.0
 # Common definitions for the harness scripts.  Sourced, never run.
+# shellcheck disable=SC2034 # its variables are for the scripts that source it
 
 set -eu
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
-BASE_CONF=${BASE_CONF:-$TOP/base.conf}
+BASE_CONF=${RFC_BASE_CONF:-$TOP/base.conf}
+# shellcheck source=../base.conf
 . "$BASE_CONF"
 
+# The harness's knobs: environment variables, or make's command line
+# ("make stress RFC_SEED=1").  All start with RFC_, so that nothing in a
+# developer's shell is taken up by mistake; "make help" lists them from the
+# "#:" lines here and in the scripts.
+#: RFC_CACHE          cache directory (default ${XDG_CACHE_HOME:-~/.cache}/kvm-perm-upgrade)
+#: RFC_TREE           the kernel tree (default build/linux)
+#: RFC_BUILD          build outputs (default build/)
+#: RFC_SERIES         the exported series (default series/)
+#: RFC_COVER          the cover letter's text (default cover-letter.txt)
+#: RFC_BASE_CONF      the pinned base (default base.conf)
+#: RFC_SHARED         where linux/linux_VERSION.orig.tar.xz may be (default ../shared)
+#: RFC_LINUX_TARBALL  the base tarball to use (its sha256 is still checked)
+#: RFC_DEBIAN_MIRROR  Debian mirror for source packages (default: from apt's sources)
 PROG=${0##*/}
 CACHE=${RFC_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kvm-perm-upgrade}
-SHARED_DIR=${SHARED_DIR:-$TOP/../shared}
-TREE=${TREE:-$TOP/build/linux}
-BUILD=${BUILD:-$TOP/build}
-SERIES=${SERIES:-$TOP/series}
-COVER=${COVER:-$TOP/cover-letter.txt}
-APT_ETC=${APT_ETC:-/etc/apt}
+SHARED_DIR=${RFC_SHARED:-$TOP/../shared}
+TREE=${RFC_TREE:-$TOP/build/linux}
+BUILD=${RFC_BUILD:-$TOP/build}
+SERIES=${RFC_SERIES:-$TOP/series}
+COVER=${RFC_COVER:-$TOP/cover-letter.txt}
+APT_ETC=${RFC_APT_ETC:-/etc/apt}
 BASE_TAG=v$BASE_VERSION
 BASE_GIT=$CACHE/linux-$BASE_VERSION.git
 BRANCH=rfc-v2
+RFCTOOL=$TOP/scripts/rfctool/rfctool.py
 
 die() { printf '%s: error: %s\n' "$PROG" "$*" >&2; exit 1; }
 info() { printf '%s: %s\n' "$PROG" "$*" >&2; }
@@ -31,10 +47,10 @@ need() {
 
 # The first Debian archive URI the machine's apt is configured with, read
 # from its one-line and deb822 sources.  Security and third-party archives
-# are skipped; DEBIAN_MIRROR overrides.
+# are skipped; RFC_DEBIAN_MIRROR overrides.
 debian_mirror() {
-	if [ -n "${DEBIAN_MIRROR:-}" ]; then
-		echo "$DEBIAN_MIRROR"
+	if [ -n "${RFC_DEBIAN_MIRROR:-}" ]; then
+		echo "$RFC_DEBIAN_MIRROR"
 		return
 	fi
 	for f in "$APT_ETC/sources.list" "$APT_ETC"/sources.list.d/*.list; do
@@ -68,7 +84,7 @@ papt_setup() {
 	need apt-get
 	mirror=$(debian_mirror | head -n 1)
 	[ -n "$mirror" ] ||
-		die "no Debian archive found in the apt sources; set DEBIAN_MIRROR"
+		die "no Debian archive found in the apt sources; set RFC_DEBIAN_MIRROR"
 	keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 	[ -f "$keyring" ] || die "$keyring is missing: install debian-archive-keyring"
 	PAPT=$CACHE/apt
@@ -150,11 +166,6 @@ cross_of() {
 	esac
 }
 
-# A splat in a kernel console log: KASAN/UBSAN reports, lockdep reports,
-# WARN, BUG, Oops, panics and RCU stalls (lockdep and the sleep checker
-# print theirs as "WARNING:" and "BUG:").
-SPLAT_RE='BUG: |WARNING: |UBSAN: |Oops|general protection fault|Kernel panic|rcu: INFO: .* stall|possible (recursive|circular) locking|inconsistent lock state'
-
 # sparse's messages as "file: warning|error: message", the source
 # directory prefix and line:col dropped, sorted: comm -13 of two such lists
 # gives the new messages, counting repeats.
@@ -164,10 +175,10 @@ sparse_normalise() { # SRCDIR < sparse output
 }
 
 # The patched and base guest kernels: built (or brought up to date) by
-# guest-kernel.sh, or with $1 = 1 the bzImages already in
+# guest-kernel.sh, or with RFC_PREBUILT=1 the bzImages already in
 # build/guest-{patched,base}.  Sets $patched and $base.
-guest_kernels() { # PREBUILT
-	if [ "${1:-0}" = 1 ]; then
+guest_kernels() {
+	if [ "${RFC_PREBUILT:-0}" = 1 ]; then
 		patched=$BUILD/guest-patched/arch/x86/boot/bzImage
 		base=$BUILD/guest-base/arch/x86/boot/bzImage
 		[ -f "$patched" ] && [ -f "$base" ] ||
@@ -190,4 +201,104 @@ kvm_selftests() {
 	make -s -C "$TREE/tools/testing/selftests/kvm" -j"$(nproc)" CC="ccache gcc" \
 		EXTRA_CFLAGS=-static KHDR_INCLUDES="-isystem $gb/usr/include" \
 		OUTPUT="$ko" $(for t; do printf '%s/%s ' "$ko" "$t"; done) >&2
+}
+
+# The suite protocol (scripts/suites, check.sh): a suite's output ends with
+# "NAME: N passed, N failed[, N skipped]", NAME being the name it was run
+# under (RFC_SUITE, set by check.sh) or its own.
+report() { # DEFAULT_NAME PASSED FAILED [SKIPPED]
+	line="${RFC_SUITE:-$1}: $2 passed, $3 failed"
+	[ "${4:-0}" -eq 0 ] || line="$line, $4 skipped"
+	echo "$line"
+}
+
+# rfctool.py (the Python half: parsing and reports) with the first python3.
+rfctool() { python3 "$RFCTOOL" "$@"; }
+
+# checkpatch.pl --strict on one patch file, run the same way by the
+# checkpatch and bisect-check suites: the tree's checkpatch (TREE_DIR),
+# FILE_PATH_CHANGES ("does MAINTAINERS need updating?") replaced by the
+# question itself: get_maintainer.pl must name a maintainer for every file
+# the patch creates.  checkpatch runs scripts/spdxcheck.py with the first
+# python3 on PATH; it needs Debian's, which has python3-ply and python3-git.
+checkpatch_patch() { # TREE_DIR PATCH
+	(
+	cd "$1" || exit 1
+	rc=0
+	env PATH="/usr/bin:$PATH" ./scripts/checkpatch.pl --strict --quiet --showfile \
+		--ignore FILE_PATH_CHANGES "$2" 2>&1 || rc=1
+	for f in $(awk '/^diff --git / { f = $4 } /^new file mode/ { print substr(f, 3) }' "$2"); do
+		if ! ./scripts/get_maintainer.pl --no-git --no-git-fallback --nol --nor \
+				-f "$f" 2>/dev/null | grep -q '(maintainer:'; then
+			echo "$f: new file without a maintainer in MAINTAINERS"
+			rc=1
+		fi
+	done
+	exit "$rc"
+	)
+}
+
+# One hash per patch of a directory (cover letter aside), sorted: the
+# patch's text with the "[RFC PATCH v2 N/M]" of its subject dropped, so
+# that adding a commit does not change the others' keys.
+patch_keys() { # DIR
+	find "$1" -maxdepth 1 -name '*.patch' ! -name '*0000-cover-letter.patch' |
+	while read -r p; do
+		sed '1,/^$/ s/^Subject: \[[^]]*\] /Subject: /' "$p" | sha256sum | cut -d' ' -f1
+	done | LC_ALL=C sort
+}
+
+# How the tree stands against series/, in one line: "tree matches
+# series/", or what differs and what to run.  Exit status 0 when it
+# matches.  Compares the tree's export (HEAD) with series/ patch by patch.
+tree_state() {
+	[ -e "$TREE/.git" ] || { echo "no kernel tree at $TREE (run make tree)"; return 1; }
+	gitdir=$(git -C "$TREE" rev-parse --absolute-git-dir)
+	if [ -d "$gitdir/rebase-apply" ] || [ -d "$gitdir/rebase-merge" ]; then
+		echo "tree is in the middle of git am or rebase (finish it, then make export)"
+		return 1
+	fi
+	ts_tmp=$(mktemp -d)
+	"$TOP/scripts/export.sh" --allow-dirty "$ts_tmp/tree" >/dev/null 2>&1 || {
+		rm -rf "$ts_tmp"
+		echo "tree cannot be exported"
+		return 1
+	}
+	patch_keys "$SERIES" >"$ts_tmp/s"
+	patch_keys "$ts_tmp/tree" >"$ts_tmp/t"
+	new=$(comm -13 "$ts_tmp/s" "$ts_tmp/t" | wc -l)
+	old=$(comm -23 "$ts_tmp/s" "$ts_tmp/t" | wc -l)
+	rm -rf "$ts_tmp"
+	dirty=
+	[ -z "$(git -C "$TREE" status --porcelain --untracked-files=no)" ] ||
+		dirty="uncommitted changes"
+	if [ "$new" -eq 0 ] && [ "$old" -eq 0 ]; then
+		[ -n "$dirty" ] || { echo "tree matches series/"; return 0; }
+		echo "tree matches series/ but has $dirty (commit them, then make export)"
+		return 1
+	fi
+	msg=
+	[ "$new" -eq 0 ] || msg="tree has $new commit$([ "$new" -eq 1 ] || echo s) not in series/"
+	[ "$old" -eq 0 ] || msg="${msg:+$msg, }series/ has $old patch$([ "$old" -eq 1 ] || echo es) not in the tree"
+	[ -z "$dirty" ] || msg="$msg, and $dirty"
+	echo "$msg (run make export; make tree RFC_FORCE=1 rebuilds the tree from series/)"
+	return 1
+}
+
+# Boot a guest with run-guest.sh and print what matters of its log: the
+# guest's and the test's own result lines, then the runner's verdict with
+# any splat.  Sets guest_rc (run-guest.sh's exit status) and guest_result
+# (PASS, FAIL, KERNEL SPLAT or NO RESULT).
+guest_run() { # BZIMAGE INITRAMFS NPT LOG
+	guest_rc=0
+	"$TOP/scripts/run-guest.sh" "$@" 2>"$4.verdict" || guest_rc=$?
+	grep -aE '^GUEST[:-]|^# |^ok |^not ok ' "$4" | grep -av '^GUEST-QEMU' |
+		sed 's/^/    /'
+	sed 's/^/    /' "$4.verdict"
+	case $guest_rc in
+	0) guest_result=PASS ;;
+	1) guest_result=FAIL ;;
+	3) guest_result="KERNEL SPLAT" ;;
+	*) guest_result="NO RESULT" ;;
+	esac
 }

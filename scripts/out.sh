@@ -5,11 +5,12 @@
 # series/, with To: (maintainers) and Cc: (reviewers and lists) from the
 # tree's get_maintainer.pl on each patch; the cover letter gets them all.
 # Send with: git send-email out/*.patch
+#: RFC_OUT            make out: output directory (default out/)
 
 . "$(dirname "$0")/lib.sh"
 need git perl
 
-out=${OUT:-$TOP/out}
+out=${RFC_OUT:-$TOP/out}
 rm -rf "$out"
 "$TOP/scripts/export.sh" "$out"
 
@@ -19,6 +20,7 @@ cmp -s "$out/.series" "$out/.tree" ||
 	info "warning: series/ is not the tree's export: run 'make export'"
 rm -f "$out/.series" "$out/.tree"
 
+# shellcheck disable=SC2046 # patch names have no spaces
 set -- $(find "$out" -maxdepth 1 -name '*.patch' | LC_ALL=C sort)
 [ $# -gt 0 ] || { info "series is empty: nothing to mail"; exit 0; }
 

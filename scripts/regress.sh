@@ -17,25 +17,25 @@
 # on the patched kernel is not worse than on the base kernel; exits non-zero
 # if any is worse.  Logs: build/regress/{base,patched}-*.log.
 #
-# Environment:
-#   REGRESS_CPU    QEMU -cpu (default EPYC,+svm,+npt,+pku: TCG emulates PKU,
-#                  so the pkey tests run instead of skipping)
-#   REGRESS_RUNS   boots per kernel as NPT:GROUPS (default "1:mm,kvm,pkey 0:kvm")
-#   REGRESS_PREBUILT=1  boot the bzImages already in build/guest-{base,patched}
-#   REGRESS_TIMEOUT  limit of one boot in seconds (default 5400)
-#   RESULTS        output directory (default results/)
+# Each boot's console log also counts as a test, "kernel-log", that fails
+# on any kernel splat (run-guest.sh never boots quiet; rfc_splat's patterns).
+#: RFC_REGRESS_CPU    regress: QEMU -cpu (default EPYC,+svm,+npt,+pku: TCG
+#:                    emulates PKU, so the pkey tests run instead of skipping)
+#: RFC_REGRESS_RUNS   regress: boots per kernel as NPT:GROUPS
+#:                    (default "1:mm,kvm,pkey 0:kvm")
+#: RFC_REGRESS_TIMEOUT  regress: limit of one boot in seconds (default 5400)
 
 . "$(dirname "$0")/lib.sh"
 need qemu-system-x86_64 busybox cpio gzip file python3 make gcc
 
-CPU=${REGRESS_CPU:-EPYC,+svm,+npt,+pku}
-RUNS=${REGRESS_RUNS:-1:mm,kvm,pkey 0:kvm}
-RESULTS=${RESULTS:-$TOP/results}
+CPU=${RFC_REGRESS_CPU:-EPYC,+svm,+npt,+pku}
+RUNS=${RFC_REGRESS_RUNS:-1:mm,kvm,pkey 0:kvm}
+RESULTS=${RFC_RESULTS:-$TOP/results}
 R=$BUILD/regress
 mkdir -p "$R" "$RESULTS"
 start=$(date +%s)
 
-guest_kernels "${REGRESS_PREBUILT:-0}"
+guest_kernels
 
 use_ccache
 hdr=$BUILD/guest-patched/usr/include
@@ -94,26 +94,26 @@ cp "$TOP/scripts/regress-run.sh" "$R/suite/run"
 chmod +x "$R/suite/run"
 "$TOP/scripts/mkinitramfs.sh" "$R/initramfs.cpio.gz" "$R/suite" >&2
 
-# As run-guest.sh, but with the CPU model and extra kernel arguments given.
-# proc_mem.force_override=always: mkdirty writes to a read-only mapping
+# run-guest.sh with the CPU model and extra kernel arguments given; the
+# guest's result is read from the REGRESS frames in the log, not from the
+# runner's exit status.  proc_mem.force_override=always: mkdirty writes to a read-only mapping
 # through /proc/self/mem, which the defconfig's PROC_MEM_FORCE_PTRACE only
 # allows a ptracer.
 boot() {
 	kernel=$1 npt=$2 groups=$3 log=$4
-	GUEST_CPU=$CPU TIMEOUT=${REGRESS_TIMEOUT:-5400} \
-	GUEST_APPEND="quiet regress=$groups proc_mem.force_override=always" \
+	RFC_GUEST_CPU=$CPU RFC_TIMEOUT=${RFC_REGRESS_TIMEOUT:-5400} \
+	RFC_GUEST_APPEND="regress=$groups proc_mem.force_override=always" \
 		"$TOP/scripts/run-guest.sh" "$kernel" "$R/initramfs.cpio.gz" \
-		"$npt" "$log" >/dev/null || true
+		"$npt" "$log" 2>"$log.verdict" || true
 }
 
 {
 	echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo "qemu=$(qemu-system-x86_64 --version | head -n 1)"
-	echo "qemu_args=-accel tcg,thread=single -cpu $CPU -m 4G -smp 2"
 	echo "host_cpu=$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1) x $(nproc)"
 	echo "tree_head=$(git -C "$TREE" describe --always --tags HEAD 2>/dev/null || echo unknown)"
 	echo "harness=$(git -C "$TOP" rev-parse --short HEAD 2>/dev/null || echo unknown)"
-	echo "kernels=$([ "${REGRESS_PREBUILT:-0}" = 1 ] && echo prebuilt || echo rebuilt)"
+	echo "kernels=$([ "${RFC_PREBUILT:-0}" = 1 ] && echo prebuilt || echo rebuilt)"
 } >"$R/header.txt"
 
 logs=
@@ -131,6 +131,6 @@ done
 
 rc=0
 # shellcheck disable=SC2086 # one word per log
-python3 "$TOP/scripts/regress_report.py" "$R/header.txt" "$RESULTS/regress.md" $logs || rc=$?
+rfctool regress "$R/header.txt" "$RESULTS/regress.md" $logs || rc=$?
 info "wrote $RESULTS/regress.md in $(($(date +%s) - start))s"
 exit "$rc"

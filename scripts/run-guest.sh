@@ -1,23 +1,74 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# run-guest.sh BZIMAGE INITRAMFS NPT(0|1) [LOG]
-# GUEST_APPEND replaces "quiet" on the kernel command line, GUEST_CPU the
-# -cpu model (EPYC,+svm,+npt); TIMEOUT in seconds (900).
-# Boots the kernel under QEMU with TCG only (-accel kvm hangs where /dev/kvm
-# cannot run guests) on an emulated AMD CPU with SVM, so that kvm_amd runs
-# nested, with nested paging (NPT=1) or shadow paging (NPT=0).  Exit
-# status: 0 if the guest printed GUEST-RESULT: PASS, 1 on FAIL, 2 if it
-# printed neither.
+#
+# run-guest.sh BZIMAGE INITRAMFS NPT LOG
+# The one guest runner of every guest suite.  Boots an x86_64 kernel under
+# qemu-system-x86_64 with TCG only (-accel kvm hangs where /dev/kvm cannot
+# run guests) on an emulated AMD CPU with SVM, so that kvm_amd runs nested,
+# with nested paging (NPT=1) or shadow paging (NPT=0), and the initramfs of
+# mkinitramfs.sh, whose /init runs the test.
+#
+# - The QEMU command line is the log's first line ("GUEST-QEMU: ..."):
+#   reports read it from there.
+# - The kernel never boots quiet: loglevel=5 puts every WARN, BUG, lockdep
+#   and KASAN report on the console (quiet shows only KERN_ERR and above).
+# - A boot that never reached the test (no "GUEST: kernel" line; under a
+#   loaded host TCG sometimes fails the guest's IO-APIC timer check) is
+#   retried once; the first log is kept as LOG.try1.
+# - The log is then read by rfctool.py guest: any kernel splat or taint in
+#   it (rfc_splat's patterns) fails the run whatever the test said.
+#
+# Exit status: 0 the test passed, 1 it failed, 2 no result, 3 a splat.
 # thread=single: with multi-threaded TCG, a vCPU sometimes executes a stale
 # int3 after text_poke_bp() patched a static key (toggled by every KVM VM
 # creation/destruction) and the guest kernel oopses in __schedule().
+#: RFC_GUEST_CPU      guest -cpu (default EPYC,+svm,+npt)
+#: RFC_GUEST_APPEND   more guest kernel arguments ("quiet" is refused)
+#: RFC_TIMEOUT        limit of one guest boot in seconds (default 900)
+
 . "$(dirname "$0")/lib.sh"
-kernel=$1 initrd=$2 npt=$3 log=${4:-$(mktemp)}
-timeout ${TIMEOUT:-900} qemu-system-x86_64 -accel tcg,thread=single -cpu "${GUEST_CPU:-EPYC,+svm,+npt}" \
-	-m 4G -smp 2 -nographic -no-reboot \
-	-kernel "$kernel" -initrd "$initrd" \
-	-append "console=ttyS0 panic=-1 ${GUEST_APPEND:-quiet} kvm_amd.npt=$npt" \
-	</dev/null 2>&1 | tee "$log"
-grep -q '^GUEST-RESULT: PASS' "$log" && exit 0
-grep -q '^GUEST-RESULT: FAIL' "$log" && exit 1
-exit 2
+need qemu-system-x86_64 python3
+
+[ $# -eq 4 ] || die "usage: run-guest.sh BZIMAGE INITRAMFS NPT LOG"
+kernel=$1 initrd=$2 npt=$3 log=$4
+[ -f "$kernel" ] || die "no kernel $kernel"
+[ -f "$initrd" ] || die "no initramfs $initrd"
+case $npt in 0|1) ;; *) die "NPT must be 0 or 1, not '$npt'" ;; esac
+append="console=ttyS0 panic=-1 loglevel=5 ${RFC_GUEST_APPEND:-} kvm_amd.npt=$npt"
+case " $append " in
+*" quiet "*) die "RFC_GUEST_APPEND: 'quiet' would hide WARN and lockdep reports" ;;
+esac
+timeout=${RFC_TIMEOUT:-900}
+case $timeout in '' | *[!0-9]*) die "RFC_TIMEOUT must be a number of seconds" ;; esac
+
+set -- qemu-system-x86_64 -accel tcg,thread=single \
+	-cpu "${RFC_GUEST_CPU:-EPYC,+svm,+npt}" -m 4G -smp 2 -nographic -no-reboot \
+	-kernel "$kernel" -initrd "$initrd" -append "$append"
+
+boot() { # LOG COMMAND...
+	l=$1
+	shift
+	{
+		printf 'GUEST-QEMU:'
+		for w; do
+			case $w in
+			*[!A-Za-z0-9_.,:/+=-]*) printf " '%s'" "$w" ;;
+			*) printf ' %s' "$w" ;;
+			esac
+		done
+		echo
+	} >"$l"
+	timeout "$timeout" "$@" </dev/null >>"$l" 2>&1 || :
+}
+
+boot "$log" "$@"
+if ! grep -aq '^GUEST: kernel ' "$log"; then
+	mv "$log" "$log.try1"
+	info "$log: the guest never reached the test; booting once more (first log: $log.try1)"
+	boot "$log" "$@"
+else
+	rm -f "$log.try1"
+fi
+rc=0
+rfctool guest "$log" >&2 || rc=$?
+exit "$rc"

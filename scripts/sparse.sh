@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# sparse.sh [-o COUNTS_FILE] [ARCH...]
+# sparse.sh [ARCH...]
 # Run sparse (0.6.5, built by deps.sh) with C=2 on every object of the
 # directories the series touches (mm/ virt/kvm/ arch/ARCH/kvm/), on the
 # patched tree in build/ARCH (configured by build.sh) and on the base with
@@ -14,11 +14,6 @@
 . "$(dirname "$0")/lib.sh"
 need make ccache
 
-counts=
-if [ "${1:-}" = -o ]; then
-	counts=$2
-	shift 2
-fi
 [ $# -gt 0 ] || set -- x86_64 arm64 s390
 
 SPARSE=$CACHE/tools/bin/sparse
@@ -29,6 +24,7 @@ use_ccache
 
 # Kbuild with the checker forced on every object (C=2); sparse messages
 # go to stderr, compiler output is silenced by -s.
+# shellcheck disable=SC2069 # stderr to the caller, stdout to /dev/null
 sparse_make() { # SRC OBJDIR ARCH DIRS...
 	src=$1 bd=$2 a=$3
 	shift 3
@@ -82,6 +78,5 @@ for a; do
 		done | sort -u
 	fi
 done
-echo "sparse: $pass passed, $fail failed"
-[ -z "$counts" ] || echo "$pass $fail" >"$counts"
+report sparse "$pass" "$fail"
 [ "$fail" -eq 0 ]

@@ -3,12 +3,20 @@
 #
 # Create the kernel tree ($TREE): a git repository whose first commit is
 # the base (tag v$BASE_VERSION), with series/*.patch applied by git am on
-# branch rfc-v2.  An existing tree is left alone when it already matches
-# series/; it is never reset while it holds work that series/ lacks,
-# unless FORCE=1, and then the old head is kept under a backup tag.
+# branch rfc-v2.  An existing tree is never reset: when it differs from
+# series/ it is kept with a one-line warning saying how, and every test
+# target tests it as it is (HEAD and uncommitted changes).  RFC_FORCE=1
+# rebuilds it from series/, keeping the old head under a backup tag.
+#: RFC_FORCE          make tree: 1 rebuilds a tree that differs from series/
 
 . "$(dirname "$0")/lib.sh"
 need git
+
+# tree.sh --state: the one line, nothing changed.
+if [ "${1:-}" = --state ]; then
+	tree_state || :
+	exit 0
+fi
 
 patches() {
 	find "$SERIES" -maxdepth 1 -name '*.patch' ! -name '*0000-cover-letter.patch' |
@@ -16,6 +24,7 @@ patches() {
 }
 
 apply_series() {
+	# shellcheck disable=SC2046 # patch names have no spaces
 	set -- $(patches)
 	[ $# -gt 0 ] || { info "series/ is empty: tree is the bare base"; return 0; }
 	info "applying $# patches"
@@ -57,35 +66,36 @@ if [ ! -e "$TREE/.git" ]; then
 	exit 0
 fi
 
-# An existing tree: refuse to touch half-done or unexported work.
-tree_must_be_clean
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp" "$tmp.series" "$tmp.tree"' EXIT INT TERM
-"$TOP/scripts/export.sh" "$tmp" >/dev/null
-patch_digest "$SERIES" >"$tmp.series"
-patch_digest "$tmp" >"$tmp.tree"
-if cmp -s "$tmp.series" "$tmp.tree"; then
-	info "tree is up to date with series/"
+# An existing tree: tested as it is.  One that differs from series/ (new
+# commits, uncommitted fixups) is kept with a warning; only RFC_FORCE=1
+# rebuilds it from series/, and never over uncommitted changes or a
+# half-done git am or rebase.
+gitdir=$(git -C "$TREE" rev-parse --absolute-git-dir)
+[ ! -d "$gitdir/rebase-apply" ] && [ ! -d "$gitdir/rebase-merge" ] ||
+	die "$TREE is in the middle of git am or rebase: finish or abort it first"
+if state=$(tree_state); then
+	info "$state"
 	exit 0
 fi
-
 at_base=false
 [ "$(git -C "$TREE" rev-parse HEAD)" != "$(git -C "$TREE" rev-parse "$BASE_TAG^{commit}")" ] ||
 	at_base=true
-if ! $at_base && [ "${FORCE:-0}" != 1 ]; then
-	cat >&2 <<-MSG
-	$PROG: error: $TREE differs from series/:
-	$(diff "$tmp.series" "$tmp.tree" | sed -n 's/^< [^ ]*  /  only in series\/: /p; s/^> [^ ]*  /  only in the tree: /p')
-	$PROG: 'make export' keeps the tree's commits (series/ follows the tree);
-	$PROG: 'make tree FORCE=1' rebuilds the tree from series/ (the old head
-	$PROG: is kept as a tag backup/<time> in the tree).
-	MSG
-	exit 1
+# A clean tree at the bare base has nothing to lose: apply series/.
+if ! { $at_base && [ -z "$(git -C "$TREE" status --porcelain --untracked-files=no)" ]; } &&
+		[ "${RFC_FORCE:-0}" != 1 ]; then
+	info "warning: $state"
+	info "testing the tree as it is"
+	exit 0
 fi
+tree_must_be_clean
 
 if ! $at_base; then
 	tag=backup/$(date +%Y%m%d-%H%M%S)
+	n=1
+	while git -C "$TREE" rev-parse -q --verify "refs/tags/$tag" >/dev/null; do
+		n=$((n + 1))
+		tag=${tag%-[0-9]}-$n
+	done
 	git -C "$TREE" tag "$tag" HEAD
 	info "old head kept as tag $tag"
 fi

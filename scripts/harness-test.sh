@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The harness's own tests, on a tiny fake base so that they take seconds:
-# tarball verification, tree creation, the series <-> tree round trip, and
-# refusing bad input without losing anything.  Writes "PASSED FAILED" to
-# $1 when given.
+# tarball verification, tree creation, the series <-> tree round trip,
+# testing a tree that differs from series/, refusing bad input without
+# losing anything, the suite runner and its protocol, and the guest
+# runner (run-guest.sh) on captured console logs replayed by a fake
+# qemu-system-x86_64.
 
 . "$(dirname "$0")/lib.sh"
 need git tar xz sha256sum
@@ -21,7 +23,7 @@ t() {
 	name=$1
 	shift
 	set +e
-	(set -e; "$@") >"$W/log" 2>&1
+	(set -ex; "$@") >"$W/log" 2>&1
 	rc=$?
 	set -e
 	if [ "$rc" -eq 0 ]; then
@@ -30,7 +32,8 @@ t() {
 	else
 		fail=$((fail + 1))
 		echo "FAILED   $name"
-		sed 's/^/    /' "$W/log"
+		[ ! -s "$W/err" ] || { echo "    (err:)"; sed "s/^/      /" "$W/err"; }
+		tail -n 15 "$W/log" | sed 's/^/    /'
 	fi
 }
 
@@ -48,10 +51,11 @@ BASE_SHA256=$(sha256_of "$W/linux_9.9.9.orig.tar.xz")
 CONF
 printf 'Test series\n\nA blurb.\n' >"$W/cover.txt"
 
-export BASE_CONF="$W/base.conf" RFC_CACHE="$W/cache" SHARED_DIR="$W/noshared" \
-	TREE="$W/tree" SERIES="$W/series" COVER="$W/cover.txt" BUILD="$W/build" \
-	LINUX_TARBALL="$W/linux_9.9.9.orig.tar.xz"
-unset FORCE
+export RFC_BASE_CONF="$W/base.conf" RFC_CACHE="$W/cache" RFC_SHARED="$W/noshared" \
+	RFC_TREE="$W/tree" RFC_SERIES="$W/series" RFC_COVER="$W/cover.txt" \
+	RFC_BUILD="$W/build" RFC_LINUX_TARBALL="$W/linux_9.9.9.orig.tar.xz"
+TREE=$RFC_TREE SERIES=$RFC_SERIES LINUX_TARBALL=$RFC_LINUX_TARBALL
+unset RFC_FORCE RFC_SUITE RFC_SUITES
 
 # "! cmd" never trips errexit; this does.
 fails() {
@@ -77,19 +81,20 @@ wrong_hash() {
 	cp "$LINUX_TARBALL" "$W/bad.tar.xz"
 	echo junk >>"$W/bad.tar.xz"
 	before=$(sha256_of "$W/bad.tar.xz")
-	fails env LINUX_TARBALL="$W/bad.tar.xz" RFC_CACHE="$W/cache2" "$S/fetch-base.sh" 2>"$W/err"
+	fails env RFC_LINUX_TARBALL="$W/bad.tar.xz" RFC_CACHE="$W/cache2" "$S/fetch-base.sh" 2>"$W/err"
 	grep -q 'sha256 mismatch' "$W/err"
 	[ "$(sha256_of "$W/bad.tar.xz")" = "$before" ]	# the user's file is kept
 	[ ! -e "$W/cache2/dl/linux_9.9.9.orig.tar.xz" ]	# and not cached
 }
 
 missing_tarball() {
-	fails env LINUX_TARBALL="$W/nope.tar.xz" "$S/fetch-base.sh" 2>"$W/err"
+	fails env RFC_LINUX_TARBALL="$W/nope.tar.xz" "$S/fetch-base.sh" 2>"$W/err"
 	grep -q 'no such file' "$W/err"
 }
 
 missing_tool() {
-	fails sh -c '. "$(dirname "$0")/lib.sh"; need no-such-tool-xyz' "$S/selftest.sh" 2>"$W/err"
+	# shellcheck disable=SC2016 # for the inner shell
+	fails sh -c '. "$(dirname "$0")/lib.sh"; need no-such-tool-xyz' "$S/harness-test.sh" 2>"$W/err"
 	grep -q "'no-such-tool-xyz' is missing: run 'make deps'" "$W/err"
 }
 
@@ -131,7 +136,7 @@ export_stable() {
 
 tree_up_to_date() {
 	"$S/tree.sh" 2>"$W/err"
-	grep -q 'up to date' "$W/err"
+	grep -q 'tree matches series/' "$W/err"
 }
 
 round_trip() {
@@ -149,7 +154,10 @@ export_refuses_dirty() {
 	echo 'int dirty;' >>"$TREE/mm/x.c"
 	fails "$S/export.sh" 2>"$W/err"
 	grep -q 'uncommitted changes' "$W/err"
-	fails "$S/tree.sh" 2>"$W/err"
+	# tree.sh keeps the fixup, and says so in one line.
+	"$S/tree.sh" 2>"$W/err"
+	grep -q 'warning: tree matches series/ but has uncommitted changes' "$W/err"
+	fails env RFC_FORCE=1 "$S/tree.sh" 2>"$W/err"
 	grep -q 'uncommitted changes' "$W/err"
 	grep -q 'int dirty;' "$TREE/mm/x.c"
 	patch_digest "$SERIES" >"$W/d2"
@@ -160,12 +168,46 @@ export_refuses_dirty() {
 tree_keeps_unexported() {
 	commit mm/x.c 'int f;' 'add f'
 	head=$(git -C "$TREE" rev-parse HEAD)
-	fails "$S/tree.sh" 2>"$W/err"
-	grep -q 'only in the tree: v2-0003-mm-add-f.patch' "$W/err"
+	"$S/tree.sh" 2>"$W/err"
+	grep -q 'warning: tree has 1 commit not in series/ (run make export' "$W/err"
 	[ "$(git -C "$TREE" rev-parse HEAD)" = "$head" ]
-	FORCE=1 "$S/tree.sh" 2>"$W/err"
+	RFC_FORCE=1 "$S/tree.sh" 2>"$W/err"
 	[ "$(git -C "$TREE" rev-list --count v9.9.9..HEAD)" -eq 2 ]
 	[ "$(git -C "$TREE" tag -l 'backup/*' --points-at "$head" | wc -l)" -eq 1 ]
+}
+
+# A changed patch is one commit not in series/ and one patch not in the
+# tree, never "only in" both by name.
+tree_changed_patch() {
+	git -C "$TREE" commit -q --amend -m "mm: add e" -m "Because e, amended."
+	"$S/tree.sh" 2>"$W/err"
+	grep -q 'warning: tree has 1 commit not in series/, series/ has 1 patch not in the tree' "$W/err"
+	[ "$("$S/tree.sh" --state)" = "$(sed -n 's/^tree.sh: warning: //p' "$W/err")" ]
+	RFC_FORCE=1 "$S/tree.sh" 2>"$W/err"
+	"$S/tree.sh" 2>"$W/err"
+	grep -q 'tree matches series/' "$W/err"
+}
+
+# The edit-and-test loop: after a fixup commit, a suite runs through make
+# on the tree as it is, without make export; the suite protocol is read
+# from its last line.
+suite_on_fixup_tree() {
+	commit mm/x.c 'int fix;' 'fix it'
+	cat >"$W/suites" <<-REG
+	# name set needs command | what
+	fake  check  tree  sh -c 'grep -q "int fix;" "\$RFC_TREE/mm/x.c" && echo "\$RFC_SUITE: 3 passed, 0 failed, 1 skipped"' | fake suite
+	nocount check - sh -c 'echo no counts here' | prints no counts
+	badrc check - sh -c 'echo "badrc: 2 passed, 0 failed"; exit 1' | fails without counting
+	REG
+	make -s -C "$TOP" -o deps RFC_SUITES="$W/suites" fake >"$W/out" 2>&1 || { cat "$W/out"; exit 1; }
+	grep -q 'warning: tree has 1 commit not in series/' "$W/out"
+	grep -q '^fake .* 3 passed, *0 failed, 1 skipped' "$W/out"
+	tail -n 1 "$W/out" | grep -qx '3 passed, 0 failed'
+	fails env RFC_SUITES="$W/suites" "$S/check.sh" fake nocount badrc >"$W/out" 2>&1
+	tail -n 1 "$W/out" | grep -qx '5 passed, 2 failed'
+	fails env RFC_SUITES="$W/suites" "$S/check.sh" nosuch 2>"$W/err"
+	grep -q "unknown suite 'nosuch'" "$W/err"
+	git -C "$TREE" reset -q --hard HEAD~1
 }
 
 stale_patch_stops() {
@@ -202,43 +244,76 @@ mirror_from_apt_sources() {
 		>"$W/apt/sources.list"
 	printf 'deb http://third.invalid/apt stable main\n' \
 		>"$W/apt/sources.list.d/x.list"
-	APT_ETC=$W/apt sh -c '. "$(dirname "$0")/lib.sh"; debian_mirror' \
-		"$S/selftest.sh" >"$W/m"
+	RFC_APT_ETC=$W/apt sh -c '. "$(dirname "$0")/lib.sh"; debian_mirror' \
+		"$S/harness-test.sh" >"$W/m"
 	printf 'http://other.invalid/debian\nhttp://mirror.invalid/debian\n' | cmp - "$W/m"
 }
 
-kunit_json_counts() {
-	cat >"$W/k.json" <<-JSON
-	{"name": "KUnit Test Group", "sub_groups": [], "test_cases": [],
-	 "misc": {"tests": 9, "passed": 5, "failed": 1, "crashed": 1,
-		  "skipped": 1, "errors": 1}}
-	JSON
-	[ "$("$S/kunit_counts.py" "$W/k.json")" = "5 3" ]
+# The guest runner on console logs captured from real guests
+# (scripts/rfctool/test_data/), replayed by a fake qemu-system-x86_64 that
+# also records its arguments.  FAKE_FIRST, when set, is what the first
+# boot prints (a guest that died before its test).
+fake_qemu() {
+	mkdir -p "$W/bin"
+	cat >"$W/bin/qemu-system-x86_64" <<-'EOQ'
+	#!/bin/sh
+	echo "$*" >>"$FAKE_ARGS"
+	if [ -n "${FAKE_FIRST:-}" ] && [ ! -e "$FAKE_ARGS.once" ]; then
+		: >"$FAKE_ARGS.once"
+		cat "$FAKE_FIRST"
+		exit 0
+	fi
+	cat "$FAKE_LOG"
+	EOQ
+	chmod +x "$W/bin/qemu-system-x86_64"
+	: >"$W/kernel"
+	: >"$W/initrd"
+	rm -f "$W/args" "$W/args.once" "$W/g.log" "$W/g.log.try1"
 }
 
-# Console lines in the formats the kernel prints them: each splat must be
-# seen, the boot messages of the debug options must not.
-splats_recognised() {
-	for l in '[   12.3] BUG: KASAN: slab-use-after-free in kvm_tdp_mmu_zap_leafs+0x1/0x2' \
-		'[    1.0] WARNING: CPU: 1 PID: 77 at arch/x86/kvm/mmu/mmu.c:1 kvm_arch_change_prot_gfn_range+0x1/0x2' \
-		'[    2.0] WARNING: possible circular locking dependency detected' \
-		'[    2.0] WARNING: suspicious RCU usage' \
-		'[    3.0] BUG: sleeping function called from invalid context at mm/memory.c:1' \
-		'[    4.0] UBSAN: shift-out-of-bounds in mm/mprotect.c:1:2' \
-		'[    5.0] Oops: general protection fault, probably for non-canonical address' \
-		'[    6.0] Kernel panic - not syncing: Fatal exception' \
-		'[    7.0] rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:' \
-		'[    8.0] BUG: Bad page state in process test  pfn:12345'; do
-		printf '%s\n' "$l" | grep -qE "$SPLAT_RE" || { echo "missed: $l"; return 1; }
-	done
-	for l in '[    0.0] KernelAddressSanitizer initialized (generic)' \
-		'[    0.0] Lock dependency validator: Copyright (c) 2006 Red Hat, Inc., Ingo Molnar' \
-		'[    0.0] rcu: 	RCU lockdep checking is enabled.' \
-		'    ok 1 no guest write to memory the host mapped non-writable'; do
-		fails grep -qE "$SPLAT_RE" <<-EOL || { echo "false splat: $l"; return 1; }
-		$l
-		EOL
-	done
+# run-guest.sh with the fake QEMU replaying $1; prints its exit status.
+guest() { # FIXTURE [FIRST_BOOT_FIXTURE]
+	fake_qemu
+	rc=0
+	PATH=$W/bin:$PATH FAKE_ARGS=$W/args FAKE_LOG=$D/$1 FAKE_FIRST=${2:+$D/$2} \
+		"$S/run-guest.sh" "$W/kernel" "$W/initrd" 1 "$W/g.log" 2>"$W/err" || rc=$?
+	echo "$rc"
+}
+
+D=$TOP/scripts/rfctool/test_data
+
+guest_clean() {
+	[ "$(guest guest-pass.log)" = 0 ]
+	# The QEMU command heads the log; the kernel is never booted quiet.
+	head -n 1 "$W/g.log" | grep -q '^GUEST-QEMU: qemu-system-x86_64 -accel tcg,thread=single -cpu EPYC,+svm,+npt '
+	head -n 1 "$W/g.log" | grep -q 'loglevel=5'
+	fails grep -qw quiet "$W/args"
+	[ ! -e "$W/g.log.try1" ]
+	[ "$(guest guest-fail.log)" = 1 ]
+}
+
+guest_splat() {
+	[ "$(guest guest-warn.log)" = 3 ]
+	grep -q 'SPLAT' "$W/err"
+	grep -q 'warn: .*WARNING: .*kvm_mmu_notifier_invalidate_range_start' "$W/err"
+}
+
+guest_retry() {
+	[ "$(guest guest-pass.log guest-early-panic.log)" = 0 ]
+	[ "$(wc -l <"$W/args")" -eq 2 ]
+	grep -q 'Kernel panic' "$W/g.log.try1"
+	grep -q 'never reached the test; booting once more' "$W/err"
+	# Once only: a guest that never starts is no result.
+	[ "$(guest guest-early-panic.log)" = 3 ]
+	[ "$(wc -l <"$W/args")" -eq 2 ]
+}
+
+guest_refuses_quiet() {
+	fake_qemu
+	fails env PATH="$W/bin:$PATH" RFC_GUEST_APPEND=quiet \
+		"$S/run-guest.sh" "$W/kernel" "$W/initrd" 1 "$W/g.log" 2>"$W/err"
+	grep -q "'quiet' would hide" "$W/err"
+	[ ! -e "$W/args" ]
 }
 
 # A message that moved is not new; a second copy of one is.
@@ -269,13 +344,16 @@ t "export: output does not churn" export_stable
 t "tree: up to date with series/ is a no-op" tree_up_to_date
 t "tree + export: round trip leaves series/ unchanged" round_trip
 t "export/tree: refuse a dirty tree, lose nothing" export_refuses_dirty
-t "tree: unexported commits kept; FORCE=1 backs up" tree_keeps_unexported
+t "tree: unexported commits kept; RFC_FORCE=1 backs up" tree_keeps_unexported
+t "tree: a changed patch is named once, state line" tree_changed_patch
+t "check: a suite runs on a fixup tree, protocol summed" suite_on_fixup_tree
 t "tree: stale patch named, git am state left" stale_patch_stops
 t "apt: mirror read from the machine's sources" mirror_from_apt_sources
-t "check: kunit.py JSON counted" kunit_json_counts
-t "check-debug: console splats recognised" splats_recognised
+t "run-guest: QEMU line in the log, never quiet, result" guest_clean
+t "run-guest: a WARN fails a passing test" guest_splat
+t "run-guest: a boot that never reached the test, once more" guest_retry
+t "run-guest: quiet refused" guest_refuses_quiet
 t "sparse: moved message not new, repeated one is" sparse_compare
 
-echo "selftest: $pass passed, $fail failed"
-[ -z "${1:-}" ] || echo "$pass $fail" >"$1"
+report harness-test "$pass" "$fail"
 [ "$fail" -eq 0 ]

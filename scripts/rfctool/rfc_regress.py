@@ -1,6 +1,5 @@
-#!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""regress_report.py HEADER OUT.md KERNEL:RUN=LOG...
+"""The report of scripts/regress.sh: rfctool.py regress HEADER OUT.md KERNEL:RUN=LOG...
 
 Read the REGRESS-BEGIN/REGRESS-END frames that regress-run.sh prints in
 each guest log (KERNEL is base or patched, RUN names the boot, e.g. npt1),
@@ -13,55 +12,76 @@ Results, best first: pass, skip, fail, timeout (killed at its limit),
 crash (started, never ended: the guest died or the boot timed out), absent
 (never started).  When both kernels fail, the patched kernel is worse if
 more of the test's kselftest subtests fail there.
+
+Each log also gets a "kernel-log" test: it fails when the console log has a
+kernel splat (rfc_splat's patterns; the guest runner never boots quiet, so
+WARN and lockdep reports reach the console).
 """
 
+import os
 import re
 import sys
+from typing import Any, Dict, List, Optional, Tuple
+
+import rfc_guestlog
+import rfc_splat
+
+Test = Dict[str, Any]
+Log = Tuple[Dict[str, Test], List[str], Dict[str, str]]
 
 RANK = {"pass": 0, "skip": 1, "fail": 2, "timeout": 3, "crash": 3, "absent": 3}
 TOTALS = re.compile(r"# Totals: pass:(\d+) fail:(\d+) xfail:\d+ xpass:\d+ skip:(\d+) error:(\d+)")
 
 
-def read_log(path):
-    tests, order, info, cur = {}, [], {}, None
+def read_log(path: str) -> Log:
+    tests: Dict[str, Test] = {}
+    order: List[str] = []
+    info: Dict[str, str] = {}
+    cur: Optional[Test] = None
     try:
-        f = open(path, "rb")
+        lines = rfc_splat.read_lines(path)
     except OSError:
         return tests, order, info
-    with f:
-        for raw in f:
-            line = raw.decode("utf-8", "replace").rstrip("\r\n")
-            # The serial console may glue kernel messages to the line start.
-            m = re.search(r"REGRESS-(INFO|BEGIN|END|DONE)\b(.*)", line)
-            if m and m.group(1) == "INFO":
-                info = dict(kv.split("=", 1) for kv in m.group(2).split() if "=" in kv)
-            elif m and m.group(1) == "BEGIN":
-                name = m.group(2).strip().split(":", 1)[0]
-                cur = {"name": name, "status": "crash", "subtests": None, "secs": None,
-                       "reason": None}
-                tests[name] = cur
-                order.append(name)
-            elif m and m.group(1) == "END":
-                f2 = m.group(2).split()
-                name = f2[0]
-                kv = dict(x.split("=", 1) for x in f2[1:] if "=" in x)
-                t = tests.setdefault(name, {"name": name, "subtests": None})
-                rc = int(kv.get("rc", "1"))
-                t["rc"] = rc
-                t["secs"] = float(kv.get("secs", "0"))
-                t["reason"] = kv.get("reason")
-                t["status"] = ("pass" if rc == 0 else "skip" if rc == 4 else
-                               "timeout" if rc in (137, 124) else "fail")
-                cur = None
-            elif cur is not None:
-                m2 = TOTALS.search(line)
-                if m2:
-                    p, fl, s, e = map(int, m2.groups())
-                    cur["subtests"] = (p, fl + e, s)
+    for line in lines:
+        # The serial console may glue kernel messages to the line start.
+        m = re.search(r"REGRESS-(INFO|BEGIN|END|DONE)\b(.*)", line)
+        if m and m.group(1) == "INFO":
+            info = dict(kv.split("=", 1) for kv in m.group(2).split() if "=" in kv)
+        elif m and m.group(1) == "BEGIN":
+            name = m.group(2).strip().split(":", 1)[0]
+            cur = {"name": name, "status": "crash", "subtests": None, "secs": None,
+                   "reason": None}
+            tests[name] = cur
+            order.append(name)
+        elif m and m.group(1) == "END":
+            f2 = m.group(2).split()
+            name = f2[0]
+            kv = dict(x.split("=", 1) for x in f2[1:] if "=" in x)
+            t = tests.setdefault(name, {"name": name, "subtests": None})
+            rc = int(kv.get("rc", "1"))
+            t["rc"] = rc
+            t["secs"] = float(kv.get("secs", "0"))
+            t["reason"] = kv.get("reason")
+            t["status"] = ("pass" if rc == 0 else "skip" if rc == 4 else
+                           "timeout" if rc in (137, 124) else "fail")
+            cur = None
+        elif cur is not None:
+            m2 = TOTALS.search(line)
+            if m2:
+                p, fl, s, e = map(int, m2.groups())
+                cur["subtests"] = (p, fl + e, s)
+    if order:
+        splats = rfc_splat.scan(lines)
+        tests["kernel-log"] = {
+            "name": "kernel-log", "subtests": None, "secs": 0.0,
+            "rc": 1 if splats else 0, "status": "fail" if splats else "pass",
+            "reason": None, "splats": splats}
+        if "kernel-log" not in order:
+            order.append("kernel-log")
     return tests, order, info
 
 
-def cell(t):
+def cell(t: Optional[Test]) -> str:
     if t is None:
         return "absent"
     s = t["status"]
@@ -72,7 +92,7 @@ def cell(t):
     return s
 
 
-def worse(b, p):
+def worse(b: Optional[Test], p: Optional[Test]) -> bool:
     rb = RANK[b["status"]] if b else RANK["absent"]
     rp = RANK[p["status"]] if p else RANK["absent"]
     if rp != rb:
@@ -82,26 +102,30 @@ def worse(b, p):
     return False
 
 
-def main():
-    if len(sys.argv) < 4:
+def main(argv: List[str]) -> int:
+    if len(argv) < 3:
         sys.exit(__doc__)
-    header = {}
-    with open(sys.argv[1]) as f:
+    header: Dict[str, str] = {}
+    with open(argv[0]) as f:
         for line in f:
             if "=" in line:
                 k, v = line.rstrip("\n").split("=", 1)
                 header[k] = v
-    runs = {}
-    for arg in sys.argv[3:]:
+    runs: Dict[str, Dict[str, Any]] = {}
+    for arg in argv[2:]:
         label, path = arg.split("=", 1)
         kernel, run = label.split(":")
         runs.setdefault(run, {})[kernel] = read_log(path) + (path,)
+        if "qemu_args" not in header and os.path.exists(path):
+            args = rfc_guestlog.qemu_args(rfc_guestlog.parse_file(path))
+            if args != "?":
+                header["qemu_args"] = args
 
     md = ["# Regression run: upstream selftests, base vs patched", "",
           "Generated by `scripts/regress.sh` (tests, sizes and limits: `scripts/regress-run.sh`).", ""]
-    rel = {}
-    for run in runs.values():
-        for k, (_, _, info, _) in run.items():
+    rel: Dict[str, str] = {}
+    for by_kernel in runs.values():
+        for k, (_, _, info, _) in by_kernel.items():
             if info.get("kernel"):
                 rel[k] = info["kernel"]
     md += ["| | |", "| --- | --- |",
@@ -120,7 +144,7 @@ def main():
            "compare their failing subtests).", ""]
 
     npass = nfail = 0
-    worse_list = []
+    worse_list: List[str] = []
     for run in sorted(runs, reverse=True):
         kinfo = runs[run].get("patched", ({}, [], {}, ""))[2] or \
             runs[run].get("base", ({}, [], {}, ""))[2]
@@ -130,7 +154,7 @@ def main():
         md.append("")
         md.append("| test | base | patched | base s | patched s | verdict |")
         md.append("| --- | --- | --- | ---: | ---: | --- |")
-        names = []
+        names: List[str] = []
         for k in ("base", "patched"):
             for n in runs[run].get(k, ({}, [], {}, ""))[1]:
                 if n not in names:
@@ -146,9 +170,12 @@ def main():
                 npass += 1
             verdict = "**WORSE**" if w else (
                 "better" if b and p and RANK[p["status"]] < RANK[b["status"]] else "ok")
-            secs = lambda t: "%.1f" % t["secs"] if t and t.get("secs") is not None else "-"
             md.append("| %s | %s | %s | %s | %s | %s |" % (n, cell(b), cell(p), secs(b),
                                                           secs(p), verdict))
+            for k, t in (("base", b), ("patched", p)):
+                for sp in (t or {}).get("splats", [])[:10]:
+                    md.append("|   %s splat (%s) | `%s` | | | | |" % (
+                        k, sp.kind, sp.line.strip().replace("|", "\\|")))
         for k in ("base", "patched"):
             tests, _, info, path = runs[run].get(k, ({}, [], {}, "?"))
             if not tests:
@@ -160,11 +187,11 @@ def main():
         md.append("")
         md.append("Worse on the patched kernel: " + ", ".join(worse_list))
     text = "\n".join(md) + "\n"
-    with open(sys.argv[2], "w") as f:
+    with open(argv[1], "w") as f:
         f.write(text)
     print(text, end="")
-    sys.exit(1 if nfail else 0)
+    return 1 if nfail else 0
 
 
-if __name__ == "__main__":
-    main()
+def secs(t: Optional[Test]) -> str:
+    return "%.1f" % t["secs"] if t and t.get("secs") is not None else "-"

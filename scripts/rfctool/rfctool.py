@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""The data half of the harness: parsing and reports, stdlib only.
+
+    rfctool.py guest LOG           a guest console log: result and splats;
+                                   exit 0 PASS, 1 FAIL, 2 no result, 3 splat
+    rfctool.py splat LOG...        kernel splats in console logs; exit 1 if any
+    rfctool.py kunit NAME JSON     "NAME: N passed, N failed[, N skipped]" of a
+                                   kunit.py --json file
+    rfctool.py counts NAME RC LOG  a suite's counts from its output (the
+                                   suite protocol, see rfc_counts)
+    rfctool.py audit TREE COCCI WORKDIR SECS RC
+                                   the coccinelle audit's report (audit.sh)
+    rfctool.py bench HEADER OUTDIR KERNEL:NPT=LOG...     (bench.sh)
+    rfctool.py regress HEADER OUT.md KERNEL:RUN=LOG...   (regress.sh)
+
+Unit tests: rfctool_test.py (fixtures in test_data/).
+"""
+
+import os
+import sys
+from typing import List
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import rfc_audit  # noqa: E402
+import rfc_counts  # noqa: E402
+import rfc_guestlog  # noqa: E402
+import rfc_splat  # noqa: E402
+
+
+def usage() -> int:
+    print(__doc__.strip(), file=sys.stderr)
+    return 2
+
+
+def cmd_guest(args: List[str]) -> int:
+    if len(args) != 1:
+        return usage()
+    log = rfc_guestlog.parse_file(args[0])
+    print(rfc_guestlog.summary(args[0], log))
+    return int(log.verdict)
+
+
+def cmd_splat(args: List[str]) -> int:
+    if not args:
+        return usage()
+    bad = 0
+    for path in args:
+        for s in rfc_splat.scan(rfc_splat.read_lines(path)):
+            print("%s:%d: %s: %s" % (path, s.lineno, s.kind, s.line.strip()))
+            bad = 1
+    return bad
+
+
+def cmd_kunit(args: List[str]) -> int:
+    if len(args) != 2:
+        return usage()
+    c = rfc_counts.kunit_json(args[1])
+    print(c.line(args[0]))
+    return 1 if c.failed else 0
+
+
+def cmd_counts(args: List[str]) -> int:
+    if len(args) != 3:
+        return usage()
+    name, rc, path = args
+    try:
+        lines = rfc_splat.read_lines(path)
+    except OSError:
+        lines = []
+    c = rfc_counts.suite_counts(name, lines, int(rc))
+    print(c.passed, c.failed, c.skipped)
+    return 0
+
+
+def cmd_audit(args: List[str]) -> int:
+    if len(args) != 5:
+        return usage()
+    tree, cocci, work, secs, rc = args
+    log = rfc_splat.read_lines(os.path.join(work, "coccicheck.log"))
+    grep = rfc_splat.read_lines(os.path.join(work, "grep"))
+    with open(os.path.join(work, "files")) as f:
+        nfiles = sum(1 for _ in f)
+    text, c = rfc_audit.report(tree, cocci, log, grep, nfiles, int(secs), int(rc))
+    print(text, end="")
+    if int(rc):
+        print("coccicheck failed (exit status %s), last lines of %s:" % (
+            rc, os.path.join(work, "coccicheck.log")))
+        for line in log[-20:]:
+            print("    " + line)
+        print()
+    print(c.line("audit"))
+    return 1 if c.failed else 0
+
+
+def cmd_bench(args: List[str]) -> int:
+    import rfc_bench
+    return rfc_bench.main(args)
+
+
+def cmd_regress(args: List[str]) -> int:
+    import rfc_regress
+    return rfc_regress.main(args)
+
+
+COMMANDS = {"guest": cmd_guest, "splat": cmd_splat, "kunit": cmd_kunit,
+            "counts": cmd_counts, "audit": cmd_audit, "bench": cmd_bench,
+            "regress": cmd_regress}
+
+
+def main(argv: List[str]) -> int:
+    if not argv or argv[0] not in COMMANDS:
+        return usage()
+    return COMMANDS[argv[0]](argv[1:])
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,177 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Unit tests of rfctool, on console logs and reports captured from real
+runs of the harness (test_data/, see test_data/README)."""
+
+import io
+import json
+import os
+import shutil
+import sys
+import tempfile
+import unittest
+from contextlib import redirect_stdout
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import rfc_audit  # noqa: E402
+import rfc_counts  # noqa: E402
+import rfc_guestlog  # noqa: E402
+import rfc_splat  # noqa: E402
+import rfctool  # noqa: E402
+
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "test_data")
+
+
+def data(name: str) -> str:
+    return os.path.join(DATA, name)
+
+
+def lines(name: str) -> list:
+    return rfc_splat.read_lines(data(name))
+
+
+class SplatTest(unittest.TestCase):
+    def test_kernel_formats(self) -> None:
+        for line in lines("kernel-formats.txt"):
+            if not line or line.startswith("#"):
+                continue
+            kind, text = line.split("\t", 1)
+            self.assertEqual(rfc_splat.classify(text), kind, text)
+
+    def test_benign(self) -> None:
+        for line in lines("benign.txt"):
+            if line.startswith("#"):
+                continue
+            self.assertIsNone(rfc_splat.classify(line), line)
+
+    def test_clean_boots(self) -> None:
+        for name in ("guest-pass.log", "guest-fail.log"):
+            self.assertEqual(rfc_splat.scan(lines(name)), [], name)
+
+    def test_warn_capture(self) -> None:
+        # v7.2's format: "WARNING: FILE:LINE at FUNC+OFF/SIZE, CPU#N: COMM/PID";
+        # the register dump of a first WARN still says "Not tainted".
+        s = rfc_splat.scan(lines("guest-warn.log"))
+        self.assertEqual([x.kind for x in s], ["warn"])
+        self.assertIn("kvm_mmu_notifier_invalidate_range_start", s[0].line)
+
+    def test_panic_capture(self) -> None:
+        s = rfc_splat.scan(lines("guest-early-panic.log"))
+        self.assertEqual([x.kind for x in s], ["panic"])
+
+    def test_lineno(self) -> None:
+        s = rfc_splat.scan(["ok", "", "[ 1.0] BUG: soft lockup - CPU#0 stuck"])
+        self.assertEqual([(x.lineno, x.kind) for x in s], [(3, "soft-lockup")])
+
+
+class GuestLogTest(unittest.TestCase):
+    def test_pass(self) -> None:
+        g = rfc_guestlog.parse_file(data("guest-pass.log"))
+        self.assertTrue(g.started)
+        self.assertEqual(g.result, "PASS")
+        self.assertEqual(g.verdict, rfc_guestlog.Verdict.PASS)
+        args = rfc_guestlog.qemu_args(g)
+        self.assertTrue(args.startswith("-accel tcg,thread=single -cpu EPYC,+svm,+npt"), args)
+        self.assertNotIn("-kernel", args)
+        self.assertNotIn("console=ttyS0", args)
+
+    def test_fail(self) -> None:
+        g = rfc_guestlog.parse_file(data("guest-fail.log"))
+        self.assertEqual(g.verdict, rfc_guestlog.Verdict.FAIL)
+
+    def test_warn_beats_pass(self) -> None:
+        g = rfc_guestlog.parse_file(data("guest-warn.log"))
+        self.assertEqual(g.result, "PASS")
+        self.assertEqual(g.verdict, rfc_guestlog.Verdict.SPLAT)
+
+    def test_never_started(self) -> None:
+        g = rfc_guestlog.parse_file(data("guest-early-panic.log"))
+        self.assertFalse(g.started)
+        self.assertIsNone(g.result)
+        self.assertIn("panic", [s.kind for s in g.splats])
+
+    def test_no_result(self) -> None:
+        g = rfc_guestlog.parse(["GUEST-QEMU: qemu-system-x86_64 -m 4G",
+                                "GUEST: kernel 7.2.8"])
+        self.assertEqual(g.verdict, rfc_guestlog.Verdict.NO_RESULT)
+        self.assertEqual(rfc_guestlog.qemu_args(g), "-m 4G")
+
+    def test_cli_exit_status(self) -> None:
+        for name, rc in (("guest-pass.log", 0), ("guest-fail.log", 1),
+                         ("guest-warn.log", 3)):
+            with redirect_stdout(io.StringIO()) as out:
+                self.assertEqual(rfctool.main(["guest", data(name)]), rc, name)
+            self.assertIn("guest: ", out.getvalue())
+
+
+class CountsTest(unittest.TestCase):
+    def test_kunit_json(self) -> None:
+        c = rfc_counts.kunit_json(data("kunit-um.json"))
+        with open(data("kunit-um.json")) as f:
+            m = json.load(f)["misc"]
+        self.assertEqual(c.passed, m["passed"])
+        self.assertGreater(c.passed, 100)
+        self.assertEqual(c.failed, 0)
+
+    def test_kunit_json_crashed_is_failed(self) -> None:
+        tmp = tempfile.mkdtemp()
+        try:
+            p = os.path.join(tmp, "k.json")
+            with open(p, "w") as f:
+                json.dump({"misc": {"tests": 9, "passed": 5, "failed": 1, "crashed": 1,
+                                    "skipped": 1, "errors": 1}}, f)
+            self.assertEqual(rfc_counts.kunit_json(p), (5, 3, 1))
+            self.assertEqual(rfc_counts.kunit_json(p).line("kunit-um"),
+                             "kunit-um: 5 passed, 3 failed, 1 skipped")
+        finally:
+            shutil.rmtree(tmp)
+
+    def test_suite_line(self) -> None:
+        out = ["stress: seed 1", "stress: 2 passed, 0 failed"]
+        self.assertEqual(rfc_counts.suite_counts("stress", out, 0), (2, 0, 0))
+        # Another suite's line does not count, the last line of ours does.
+        out = ["kunit: 9 passed, 0 failed", "x: 1 passed, 1 failed, 2 skipped",
+               "x: 3 passed, 0 failed, 4 skipped"]
+        self.assertEqual(rfc_counts.suite_counts("x", out, 0), (3, 0, 4))
+        self.assertEqual(rfc_counts.suite_counts("y", out, 0), (0, 1, 0))
+        # Failed without counting it: one failure.
+        self.assertEqual(rfc_counts.suite_counts("x", out, 2), (3, 1, 4))
+
+
+class AuditTest(unittest.TestCase):
+    TREE = "/TREE"
+
+    def run_audit(self, log: list, grep: list, rc: int = 0) -> tuple:
+        return rfc_audit.report(self.TREE, "x.cocci", log, grep, 68, 20, rc)
+
+    def test_series(self) -> None:
+        text, c = self.run_audit(lines("audit-coccicheck.log"), lines("audit-grep.txt"))
+        self.assertEqual(c, (73, 0, 0))
+        self.assertIn("| MMU_NOTIFY_PROTECTION_VMA |", text)
+        self.assertIn("unexplained: 0", text)
+
+    def test_fail_verdict(self) -> None:
+        log = lines("audit-coccicheck.log")
+        i = next(n for n, l in enumerate(log) if ": kvm_gfn_range: " in l)
+        log[i] = log[i].replace("verdict=ok", "verdict=FAIL:test")
+        _, c = self.run_audit(log, lines("audit-grep.txt"))
+        self.assertEqual(c.failed, 1)
+
+    def test_unexplained_site(self) -> None:
+        # A kvm_gfn_range variable that grep sees and coccinelle did not
+        # report fails the cross-check.
+        log = lines("audit-coccicheck.log")
+        drop = next(l for l in log if ": kvm_gfn_range: " in l)
+        _, c = self.run_audit([l for l in log if l != drop], lines("audit-grep.txt"))
+        self.assertEqual(c.failed, 1)
+
+    def test_coccicheck_failed(self) -> None:
+        _, c = self.run_audit(lines("audit-coccicheck.log"), lines("audit-grep.txt"), rc=2)
+        self.assertEqual(c.failed, 1)
+        _, c = self.run_audit([], lines("audit-grep.txt"))
+        self.assertGreater(c.failed, 0)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
