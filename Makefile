@@ -56,12 +56,11 @@ check: deps tree
 	@$(S)/check.sh
 
 # Build outputs only: the kernel tree (build/linux) may hold unexported
-# work and is removed by hand.
+# work and is removed by hand, as are its worktrees (build/linux-*).
 clean:
-	rm -rf build/kunit-* build/check build/checkpatch build/x86_64 \
-		build/arm64 build/s390 build/guest-* build/kvm-selftest \
-		build/sparse* build/bisect build/stress build/check-debug \
-		build/bench build/regress build/audit* out
+	[ ! -d build ] || find build/ -mindepth 1 -maxdepth 1 ! -name 'linux*' \
+		-exec rm -rf {} +
+	rm -rf out
 
 help:
 	@echo 'Targets:'

@@ -173,5 +173,70 @@ class AuditTest(unittest.TestCase):
         self.assertGreater(c.failed, 0)
 
 
+class ReportTest(unittest.TestCase):
+    """The bench and regress reports on guest logs of a real run."""
+
+    def setUp(self) -> None:
+        self.tmp = tempfile.mkdtemp()
+        self.header = os.path.join(self.tmp, "header.txt")
+        with open(self.header, "w") as f:
+            f.write("date=2026-11-30 18:00 UTC\nqemu=QEMU emulator version 7.2\n")
+
+    def tearDown(self) -> None:
+        shutil.rmtree(self.tmp)
+
+    def test_bench(self) -> None:
+        out = os.path.join(self.tmp, "out")
+        with redirect_stdout(io.StringIO()):
+            rc = rfctool.main(["bench", self.header, out,
+                               "base:1=" + data("bench-base-npt1.log"),
+                               "patched:1=" + data("bench-patched-npt1.log")])
+        self.assertEqual(rc, 0)
+        with open(os.path.join(out, "bench.md")) as f:
+            md = f.read()
+        # The QEMU command comes from the logs' first line.
+        self.assertIn("`qemu-system-x86_64 -accel tcg,thread=single -cpu EPYC,+svm,+npt", md)
+        rows = {tuple(c.strip() for c in l.split("|")[1:4]): l.split("|")[4:7]
+                for l in md.splitlines() if l.startswith("| mprotect |")}
+        base, patched, ratio = (c.strip() for c in rows[("mprotect", "anon-4k",
+                                                         "pf_taken (re-read)")])
+        self.assertGreater(int(base), 0)
+        self.assertEqual((patched, ratio), ("0", "0.00"))
+        with open(os.path.join(out, "bench.csv")) as f:
+            csv_rows = f.read().splitlines()
+        self.assertEqual(csv_rows[0].split(",")[:3], ["kernel", "npt", "kernel_release"])
+        self.assertGreater(len(csv_rows), 10)
+
+    def regress(self, patched_log: str) -> tuple:
+        out = os.path.join(self.tmp, "regress.md")
+        with redirect_stdout(io.StringIO()):
+            rc = rfctool.main(["regress", self.header, out,
+                               "base:npt0=" + data("regress-base-npt0.log"),
+                               "patched:npt0=" + patched_log])
+        with open(out) as f:
+            return rc, f.read()
+
+    def test_regress(self) -> None:
+        rc, md = self.regress(data("regress-patched-npt0.log"))
+        self.assertEqual(rc, 0, md)
+        self.assertIn("| perm_upgrade_test | fail", md)
+        self.assertRegex(md, r"\| kernel-log \| pass \| pass \|")
+        self.assertRegex(md, r"regress: \d+ passed, 0 failed")
+        self.assertIn("-cpu EPYC,+svm,+npt,+pku", md)
+
+    def test_regress_splat(self) -> None:
+        # The same run with a WARN in the patched kernel's console.
+        log = os.path.join(self.tmp, "warn.log")
+        with open(log, "w") as f:
+            with open(data("regress-patched-npt0.log")) as g:
+                f.write(g.read())
+            with open(data("guest-warn.log")) as g:
+                f.write("".join(l for l in g if "WARNING:" in l))
+        rc, md = self.regress(log)
+        self.assertEqual(rc, 1)
+        self.assertRegex(md, r"\| kernel-log \| pass \| fail \| .*\*\*WORSE\*\*")
+        self.assertRegex(md, r"regress: \d+ passed, 1 failed")
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)
