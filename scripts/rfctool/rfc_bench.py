@@ -110,23 +110,11 @@ def ratio(b: Optional[float], p: Optional[float]) -> str:
 def main(argv: List[str]) -> int:
     if len(argv) < 3:
         sys.exit(__doc__)
-    header_path, outdir = argv[0], argv[1]
-    header: Dict[str, str] = {}
-    with open(header_path) as f:
-        for line in f:
-            if "=" in line:
-                k, v = line.rstrip("\n").split("=", 1)
-                header[k] = v
-
+    outdir = argv[1]
+    header, specs = rfc_guestlog.report_inputs(argv[0], argv[2:])
     runs: Dict[str, Dict[str, Run]] = {}    # npt -> kernel -> (rows, skips, info, log)
-    for arg in argv[2:]:
-        label, path = arg.split("=", 1)
-        kernel, npt = label.split(":")
+    for kernel, npt, path in specs:
         runs.setdefault(npt, {})[kernel] = read_log(path) + (path,)
-        if "qemu_args" not in header and os.path.exists(path):
-            args = rfc_guestlog.qemu_args(rfc_guestlog.parse_file(path))
-            if args != "?":
-                header["qemu_args"] = args
 
     os.makedirs(outdir, exist_ok=True)
 

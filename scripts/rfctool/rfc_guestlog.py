@@ -9,8 +9,9 @@ the test and "GUEST-RESULT: PASS" or "GUEST-RESULT: FAIL (exit N)" after.
 """
 
 import enum
+import os
 import shlex
-from typing import List, NamedTuple, Optional
+from typing import Dict, List, NamedTuple, Optional, Tuple
 
 from rfc_splat import Splat, read_lines, scan
 
@@ -94,3 +95,29 @@ def summary(path: str, log: GuestLog, limit: int = 20) -> str:
     if len(log.splats) > limit:
         lines.append("    ... %d more" % (len(log.splats) - limit))
     return "\n".join(lines)
+
+
+def report_inputs(header_path: str, specs: List[str]
+                  ) -> Tuple[Dict[str, str], List[Tuple[str, str, str]]]:
+    """What the bench and regress reports read: the key=value lines of
+    HEADER, and their KERNEL:LABEL=LOG arguments as (kernel, label, log).
+    The header's qemu_args come from the first log whose first line has
+    the runner's QEMU command."""
+    header: Dict[str, str] = {}
+    with open(header_path) as f:
+        for line in f:
+            if "=" in line:
+                k, v = line.rstrip("\n").split("=", 1)
+                header[k] = v
+    runs = []
+    for spec in specs:
+        label, sep, path = spec.partition("=")
+        kernel, sep2, name = label.partition(":")
+        if not sep or not sep2 or not kernel or not name or not path:
+            raise ValueError("expected KERNEL:LABEL=LOG, not %r" % spec)
+        runs.append((kernel, name, path))
+        if "qemu_args" not in header and os.path.exists(path):
+            args = qemu_args(parse_file(path))
+            if args != "?":
+                header["qemu_args"] = args
+    return header, runs

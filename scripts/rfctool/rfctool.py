@@ -112,7 +112,12 @@ COMMANDS = {"guest": cmd_guest, "splat": cmd_splat, "kunit": cmd_kunit,
 def main(argv: List[str]) -> int:
     if not argv or argv[0] not in COMMANDS:
         return usage()
-    return COMMANDS[argv[0]](argv[1:])
+    try:
+        return COMMANDS[argv[0]](argv[1:])
+    except (OSError, ValueError, KeyError) as e:
+        # Bad input: say what, and change nothing more.
+        print("rfctool.py %s: error: %s" % (argv[0], e), file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -207,6 +207,15 @@ class ReportTest(unittest.TestCase):
         self.assertEqual(csv_rows[0].split(",")[:3], ["kernel", "npt", "kernel_release"])
         self.assertGreater(len(csv_rows), 10)
 
+    def test_bad_input(self) -> None:
+        import contextlib
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            rc = rfctool.main(["bench", self.header, self.tmp, "base=x.log"])
+        self.assertEqual(rc, 2)
+        self.assertIn("expected KERNEL:LABEL=LOG, not 'base=x.log'", err.getvalue())
+        self.assertEqual(os.listdir(self.tmp), ["header.txt"])
+
     def regress(self, patched_log: str) -> tuple:
         out = os.path.join(self.tmp, "regress.md")
         with redirect_stdout(io.StringIO()):
