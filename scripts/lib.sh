@@ -239,12 +239,17 @@ checkpatch_patch() { # TREE_DIR PATCH
 }
 
 # One hash per patch of a directory (cover letter aside), sorted: the
-# patch's text with the "[RFC PATCH v2 N/M]" of its subject dropped, so
-# that adding a commit does not change the others' keys.
+# patch's text with its mail headers unfolded and the "[RFC PATCH v2 N/M]"
+# of its subject dropped, so that adding a commit (which renumbers, and
+# may refold, every subject) does not change the others' keys.
 patch_keys() { # DIR
 	find "$1" -maxdepth 1 -name '*.patch' ! -name '*0000-cover-letter.patch' |
 	while read -r p; do
-		sed '1,/^$/ s/^Subject: \[[^]]*\] /Subject: /' "$p" | sha256sum | cut -d' ' -f1
+		awk 'body { print; next }
+		     /^$/ { print h; print; body = 1; next }
+		     /^[ \t]/ { h = h $0; next }
+		     { if (NR > 1) print h; h = $0 }' "$p" |
+			sed '1,/^$/ s/^Subject: \[[^]]*\] /Subject: /' | sha256sum | cut -d' ' -f1
 	done | LC_ALL=C sort
 }
 
