@@ -2,20 +2,23 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The Python half's own tests: rfctool_test.py (unittest, on the captured
-# console logs and reports in scripts/rfctool/test_data/), then mypy over
-# the package (scripts/rfctool/mypy.ini).  One result each.
+# console logs and reports in scripts/rfctool/test_data/), one result per
+# test case, then mypy over the package (scripts/rfctool/mypy.ini), one.
 
 . "$(dirname "$0")/lib.sh"
 need python3 mypy
 
 d=$TOP/scripts/rfctool
-pass=0
-fail=0
-if python3 "$d/rfctool_test.py" 2>&1; then
-	pass=$((pass + 1))
-else
-	fail=$((fail + 1))
-fi
+# One count per unit test (their last line: "rfctool_test: N passed, N
+# failed"), one for mypy.
+out=$BUILD/python-test.log
+mkdir -p "$BUILD"
+rc=0
+python3 "$d/rfctool_test.py" >"$out" 2>&1 || rc=$?
+cat "$out"
+read -r pass fail skip <<EOF
+$(rfctool counts rfctool_test "$rc" "$out")
+EOF
 echo "=== mypy"
 if (cd "$d" && mypy --config-file mypy.ini --no-error-summary . ) 2>&1; then
 	echo "mypy: no issues"
@@ -23,5 +26,5 @@ if (cd "$d" && mypy --config-file mypy.ini --no-error-summary . ) 2>&1; then
 else
 	fail=$((fail + 1))
 fi
-report python-test "$pass" "$fail"
+report python-test "$pass" "$fail" "$skip"
 [ "$fail" -eq 0 ]
