@@ -316,6 +316,16 @@ guest_refuses_quiet() {
 	[ ! -e "$W/args" ]
 }
 
+# Every RFC_* variable that the harness reads has a "#:" line, which is
+# what make help prints.
+knobs_documented() {
+	make -s -C "$TOP" help >"$W/help"
+	for k in $(cat "$TOP"/scripts/*.sh "$TOP/scripts/suites" "$TOP/Makefile" |
+			grep -o 'RFC_[A-Z0-9_]*[A-Z0-9]' | sort -u); do
+		grep -q "^  $k " "$W/help" || { echo "undocumented knob $k"; return 1; }
+	done
+}
+
 # A message that moved is not new; a second copy of one is.
 sparse_compare() {
 	cat >"$W/base.log" <<-'EOL'
@@ -333,6 +343,7 @@ sparse_compare() {
 	[ "$(LC_ALL=C comm -13 "$W/b" "$W/p")" = "mm/a.c: error: too long token expansion" ]
 }
 
+t "help: every RFC_ knob documented" knobs_documented
 t "fetch-base: LINUX_TARBALL verified and cached" fetch_ok
 t "fetch-base: wrong hash stops, user's file kept" wrong_hash
 t "fetch-base: missing LINUX_TARBALL is named" missing_tarball

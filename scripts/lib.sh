@@ -22,6 +22,8 @@ BASE_CONF=${RFC_BASE_CONF:-$TOP/base.conf}
 #: RFC_SHARED         where linux/linux_VERSION.orig.tar.xz may be (default ../shared)
 #: RFC_LINUX_TARBALL  the base tarball to use (its sha256 is still checked)
 #: RFC_DEBIAN_MIRROR  Debian mirror for source packages (default: from apt's sources)
+#: RFC_APT_ETC        apt's configuration directory read for the mirror (default /etc/apt)
+#: RFC_SUITE          set by check.sh: the name a suite reports its counts under
 PROG=${0##*/}
 CACHE=${RFC_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kvm-perm-upgrade}
 SHARED_DIR=${RFC_SHARED:-$TOP/../shared}
