@@ -46,7 +46,7 @@ class SplatTest(unittest.TestCase):
             self.assertIsNone(rfc_splat.classify(line), line)
 
     def test_clean_boots(self) -> None:
-        for name in ("guest-pass.log", "guest-fail.log"):
+        for name in ("guest-pass.log", "guest-fail.log", "guest-debug-pass.log"):
             self.assertEqual(rfc_splat.scan(lines(name)), [], name)
 
     def test_warn_capture(self) -> None:
@@ -75,6 +75,13 @@ class GuestLogTest(unittest.TestCase):
         self.assertTrue(args.startswith("-accel tcg,thread=single -cpu EPYC,+svm,+npt"), args)
         self.assertNotIn("-kernel", args)
         self.assertNotIn("console=ttyS0", args)
+
+    def test_debug_kernel(self) -> None:
+        # KASAN and lockdep announce themselves at boot; that is no splat.
+        text = lines("guest-debug-pass.log")
+        self.assertTrue(any("KernelAddressSanitizer initialized" in l for l in text))
+        g = rfc_guestlog.parse(text)
+        self.assertEqual(g.verdict, rfc_guestlog.Verdict.PASS)
 
     def test_fail(self) -> None:
         g = rfc_guestlog.parse_file(data("guest-fail.log"))
