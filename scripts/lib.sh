@@ -115,11 +115,16 @@ sha256_of() {
 SERIES_PREFIX="RFC PATCH"
 SERIES_VERSION=2
 
+# True when the tree is in the middle of git am or a rebase.
+tree_mid_operation() {
+	gitdir=$(git -C "$TREE" rev-parse --absolute-git-dir)
+	[ -d "$gitdir/rebase-apply" ] || [ -d "$gitdir/rebase-merge" ]
+}
+
 # Refuse to read or rewrite a tree that is mid-operation or dirty.
 tree_must_be_clean() {
 	[ -e "$TREE/.git" ] || die "no kernel tree at $TREE: run 'make tree'"
-	gitdir=$(git -C "$TREE" rev-parse --absolute-git-dir)
-	[ ! -d "$gitdir/rebase-apply" ] && [ ! -d "$gitdir/rebase-merge" ] ||
+	! tree_mid_operation ||
 		die "$TREE is in the middle of git am or rebase: finish or abort it first"
 	[ -z "$(git -C "$TREE" status --porcelain --untracked-files=no)" ] ||
 		die "$TREE has uncommitted changes: commit them (git commit -s, or --fixup and rebase) first"
@@ -260,8 +265,7 @@ patch_keys() { # DIR
 # matches.  Compares the tree's export (HEAD) with series/ patch by patch.
 tree_state() {
 	[ -e "$TREE/.git" ] || { echo "no kernel tree at $TREE (run make tree)"; return 1; }
-	gitdir=$(git -C "$TREE" rev-parse --absolute-git-dir)
-	if [ -d "$gitdir/rebase-apply" ] || [ -d "$gitdir/rebase-merge" ]; then
+	if tree_mid_operation; then
 		echo "tree is in the middle of git am or rebase (finish it, then make export)"
 		return 1
 	fi

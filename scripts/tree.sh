@@ -70,8 +70,7 @@ fi
 # commits, uncommitted fixups) is kept with a warning; only RFC_FORCE=1
 # rebuilds it from series/, and never over uncommitted changes or a
 # half-done git am or rebase.
-gitdir=$(git -C "$TREE" rev-parse --absolute-git-dir)
-[ ! -d "$gitdir/rebase-apply" ] && [ ! -d "$gitdir/rebase-merge" ] ||
+! tree_mid_operation ||
 	die "$TREE is in the middle of git am or rebase: finish or abort it first"
 if state=$(tree_state); then
 	info "$state"
@@ -90,11 +89,12 @@ fi
 tree_must_be_clean
 
 if ! $at_base; then
-	tag=backup/$(date +%Y%m%d-%H%M%S)
+	stamp=backup/$(date +%Y%m%d-%H%M%S)
+	tag=$stamp
 	n=1
 	while git -C "$TREE" rev-parse -q --verify "refs/tags/$tag" >/dev/null; do
 		n=$((n + 1))
-		tag=${tag%-[0-9]}-$n
+		tag=$stamp-$n
 	done
 	git -C "$TREE" tag "$tag" HEAD
 	info "old head kept as tag $tag"

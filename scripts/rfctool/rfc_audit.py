@@ -22,6 +22,7 @@ definition, another structure's .invalidate).
 import re
 from typing import Dict, List, NamedTuple, Set, Tuple
 
+import rfc_guestlog
 from rfc_counts import Counts
 
 NOTIFIER_RE = re.compile(r"mmu_(interval_)?notifier_ops")
@@ -45,15 +46,6 @@ class Finding(NamedTuple):
         return self.kv.get("verdict", "").startswith("FAIL")
 
 
-def parse_kv(rest: str) -> Dict[str, str]:
-    out = {}
-    for word in rest.split(" "):
-        if "=" in word:
-            k, v = word.split("=", 1)
-            out[k] = v
-    return out
-
-
 def findings(log_lines: List[str], tree: str) -> List[Finding]:
     """The report lines of a coccicheck log, deduplicated, sorted by file
     and line."""
@@ -69,7 +61,8 @@ def findings(log_lines: List[str], tree: str) -> List[Finding]:
         seen.add(line)
         out.append((m.group("path"), int(m.group("line")), line,
                     Finding("%s:%s" % (m.group("path"), m.group("line")),
-                            m.group("kind"), parse_kv(m.group("rest")))))
+                            m.group("kind"),
+                            rfc_guestlog.parse_kv(m.group("rest").split()))))
     # By file, then line; at one site in the order of the sorted lines.
     out.sort(key=lambda t: (t[0], t[1], t[2]))
     return [t[3] for t in out]

@@ -39,15 +39,6 @@ METRICS = (
 )
 
 
-def parse_line(line: str) -> Dict[str, str]:
-    kv = {}
-    for tok in line.split()[1:]:
-        if "=" in tok:
-            k, v = tok.split("=", 1)
-            kv[k] = v
-    return kv
-
-
 Row = Dict[str, str]
 Run = Tuple[List[Row], List[Row], Dict[str, str], str]
 NO_RUN: Run = ([], [], {}, "?")
@@ -66,11 +57,11 @@ def read_log(path: str) -> Tuple[List[Row], List[Row], Dict[str, str]]:
         for raw in f:
             line = raw.decode("ascii", "replace").strip()
             if line.startswith("BENCH-INFO "):
-                info = parse_line(line)
+                info = rfc_guestlog.parse_kv(line.split()[1:])
             elif line.startswith("BENCH-SKIP "):
-                skips.append(parse_line(line))
+                skips.append(rfc_guestlog.parse_kv(line.split()[1:]))
             elif line.startswith("BENCH "):
-                kv = parse_line(line)
+                kv = rfc_guestlog.parse_kv(line.split()[1:])
                 key = (kv["scenario"], kv["backing"], kv["rep"])
                 rows.setdefault(key, {}).update(kv)
     out = []

@@ -44,6 +44,17 @@ class GuestLog(NamedTuple):
         return Verdict.NO_RESULT
 
 
+def parse_kv(words: List[str]) -> Dict[str, str]:
+    """The key=value words of a log line (BENCH, REGRESS-*, audit findings)
+    as a dict; other words are ignored."""
+    out = {}
+    for w in words:
+        k, sep, v = w.partition("=")
+        if sep:
+            out[k] = v
+    return out
+
+
 def parse(lines: List[str]) -> GuestLog:
     qemu = None
     started = False
@@ -91,7 +102,7 @@ def summary(path: str, log: GuestLog, limit: int = 20) -> str:
     lines = ["guest: %s: %s (test result %s, %d splat line(s))" % (
         path, res, log.result or "none", len(log.splats))]
     for s in log.splats[:limit]:
-        lines.append("    %s:%d: %s: %s" % (path, s.lineno, s.kind, s.line.strip()))
+        lines.append("    " + s.where(path))
     if len(log.splats) > limit:
         lines.append("    ... %d more" % (len(log.splats) - limit))
     return "\n".join(lines)

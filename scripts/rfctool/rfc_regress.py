@@ -46,7 +46,7 @@ def read_log(path: str) -> Log:
         # The serial console may glue kernel messages to the line start.
         m = re.search(r"REGRESS-(INFO|BEGIN|END|DONE)\b(.*)", line)
         if m and m.group(1) == "INFO":
-            info = dict(kv.split("=", 1) for kv in m.group(2).split() if "=" in kv)
+            info = rfc_guestlog.parse_kv(m.group(2).split())
         elif m and m.group(1) == "BEGIN":
             name = m.group(2).strip().split(":", 1)[0]
             cur = {"name": name, "status": "crash", "subtests": None, "secs": None,
@@ -56,7 +56,7 @@ def read_log(path: str) -> Log:
         elif m and m.group(1) == "END":
             f2 = m.group(2).split()
             name = f2[0]
-            kv = dict(x.split("=", 1) for x in f2[1:] if "=" in x)
+            kv = rfc_guestlog.parse_kv(f2[1:])
             t = tests.setdefault(name, {"name": name, "subtests": None})
             rc = int(kv.get("rc", "1"))
             t["rc"] = rc

@@ -42,6 +42,10 @@ class Splat(NamedTuple):
     kind: str
     line: str
 
+    def where(self, path: str) -> str:
+        """PATH:LINENO: KIND: LINE, as a compiler names a place."""
+        return "%s:%d: %s: %s" % (path, self.lineno, self.kind, self.line.strip())
+
 
 def classify(line: str) -> Optional[str]:
     """The kind of splat a console line reports, or None."""

@@ -48,7 +48,7 @@ def cmd_splat(args: List[str]) -> int:
     bad = 0
     for path in args:
         for s in rfc_splat.scan(rfc_splat.read_lines(path)):
-            print("%s:%d: %s: %s" % (path, s.lineno, s.kind, s.line.strip()))
+            print(s.where(path))
             bad = 1
     return bad
 
