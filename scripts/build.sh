@@ -15,7 +15,7 @@ arch=${1:?usage: build.sh ARCH [targets]}
 shift
 # The series' KUnit tests, built in so that they see -Werror too (symbols
 # the tree does not know yet are dropped by olddefconfig).
-tests="-e KUNIT -e MPROTECT_PERM_UPGRADE_KUNIT_TEST -e MPROTECT_NOTIFIER_KUNIT_TEST
+tests="-e KUNIT -e MPROTECT_NOTIFIER_KUNIT_TEST
        -e KVM_MMU_NOTIFIER_KUNIT_TEST"
 case $arch in
 x86_64)
