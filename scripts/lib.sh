@@ -176,8 +176,12 @@ cross_of() {
 # sparse's messages as "file: warning|error: message", the source
 # directory prefix and line:col dropped, sorted: comm -13 of two such lists
 # gives the new messages, counting repeats.
+# SRCDIR is stripped as given and as its physical path, which is what the
+# compiler prints when the build directory is reached through a symlink.
 sparse_normalise() { # SRCDIR < sparse output
-	sed -n -e "s|^$1/||" -e 's#^\([^: ]*\):[0-9]*:[0-9]*: \(warning\|error\): #\1: \2: #p' |
+	phys=$(cd "$1" 2>/dev/null && pwd -P) || phys=$1
+	sed -n -e "s|^$1/||" -e "s|^$phys/||" \
+		-e 's#^\([^: ]*\):[0-9]*:[0-9]*: \(warning\|error\): #\1: \2: #p' |
 		LC_ALL=C sort
 }
 
