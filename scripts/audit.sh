@@ -2,15 +2,18 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # audit.sh
-# Run the series' Coccinelle audit of mmu_notifier range flags and
-# struct kvm_gfn_range users (COCCI, default the tree's
-# scripts/coccinelle/api/mmu_notifier_range.cocci) through the tree's
-# "make coccicheck MODE=report", print the findings as markdown tables,
-# cross-check them against a plain git grep of the tree, and end with
-# "audit: N passed, N failed".  The verdicts are rfctool.py audit's
-# (scripts/rfctool/rfc_audit.py, unit-tested on a captured coccicheck log).
-# The report is also written to $BUILD/audit.txt (RFC_AUDIT_OUT
-# overrides), the intermediate files to $BUILD/audit.d/.
+# The coccinelle audit of mmu_notifier range flags and struct
+# kvm_gfn_range users, in two parts, both through the tree's
+# "make coccicheck MODE=report":
+#   - the harness's inventory (COCCI, default audit/inventory.cocci), which
+#     lists every site with a verdict: printed as markdown tables and
+#     cross-checked against a plain git grep of the tree;
+#   - the series' own scripts/coccinelle/api/mmu_notifier_range.cocci,
+#     which reports problems only and must say nothing.
+# Ends with "audit: N passed, N failed".  The verdicts are rfctool.py
+# audit's (scripts/rfctool/rfc_audit.py, unit-tested on a captured
+# coccicheck log).  The report is also written to $BUILD/audit.txt
+# (RFC_AUDIT_OUT overrides), the intermediate files to $BUILD/audit.d/.
 #
 # Only the files that can matter are parsed: those that git grep finds
 # mentioning mmu_notifier_range_init*, mmu_notifier_ops,
@@ -20,7 +23,8 @@
 # --use-gitgrep selects almost every file there, as the tokens of the
 # consumer rules include "event" and "flags").
 #
-# Each finding counts as one check; it fails when its verdict is FAIL:
+# Each inventory finding counts as one check; it fails when its verdict is
+# FAIL:
 #   - PROTECTION_VMA/PAGE with constant flags that claim
 #     MMU_NOTIFIER_RANGE_PERM_UPGRADE (a hard-coded upgrade: only
 #     mm_cp_mmu_notifier_flags() may compute it), or a change_protection()
@@ -32,24 +36,26 @@
 #     let a secondary MMU keep a mapping that was revoked.
 #   - a consumer that tests the upgrade or protection bits of range->flags
 #     itself, ignoring the event;
-#   - a struct kvm_gfn_range that is used before it is zeroed.
+#   - a struct kvm_gfn_range that is handed on before it is zeroed or has
+#     its mn_event and mn_flags set.
+# The series' script is one more check, which fails on any finding.
 # Each of the three grep cross-checks is one more check, which fails when a
 # site that grep sees is neither found by Coccinelle nor explained (a
 # definition, a comment, another structure's .invalidate): Coccinelle did
 # not check it, e.g. because it could not parse the function.
 #
-#: RFC_COCCI          audit: the coccinelle script (default the tree's)
+#: RFC_COCCI          audit: the inventory script (default audit/inventory.cocci)
 #: RFC_AUDIT_J        audit: spatch jobs (default 1: the machine is shared)
 #: RFC_AUDIT_OUT      audit: the report (default build/audit.txt)
 
 . "$(dirname "$0")/lib.sh"
 need spatch make git python3
 
-COCCI=${RFC_COCCI:-$TREE/scripts/coccinelle/api/mmu_notifier_range.cocci}
+COCCI=${RFC_COCCI:-$TOP/audit/inventory.cocci}
 case $COCCI in /*) ;; *) COCCI=$(pwd)/$COCCI ;; esac
+SERIES_COCCI=$TREE/scripts/coccinelle/api/mmu_notifier_range.cocci
 [ -e "$TREE/.git" ] || die "no kernel tree at $TREE: run 'make tree'"
-[ -f "$COCCI" ] ||
-	die "no $COCCI: apply the series, or point RFC_COCCI= at the script"
+[ -f "$COCCI" ] || die "no $COCCI: point RFC_COCCI= at the inventory script"
 AUDIT_OUT=${RFC_AUDIT_OUT:-$BUILD/audit.txt}
 work=${AUDIT_OUT%.txt}.d
 mkdir -p "$work"
@@ -75,6 +81,17 @@ nice make -s -C "$TREE" coccicheck MODE=report COCCI="$COCCI" \
 	J="${RFC_AUDIT_J:-1}" SPFLAGS="--file-groups $work/groups" \
 	>"$work/coccicheck.log" 2>&1 || rc=$?
 secs=$(($(date +%s) - start))
+
+# The series' script: no output is the expected result.  Without it (a
+# tree without the series) rfctool counts it as not run.
+rm -f "$work/series.log"
+if [ -f "$SERIES_COCCI" ]; then
+	info "coccicheck with the series' $SERIES_COCCI"
+	nice make -s -C "$TREE" coccicheck MODE=report COCCI="$SERIES_COCCI" \
+		J="${RFC_AUDIT_J:-1}" SPFLAGS="--file-groups $work/groups" \
+		>"$work/series.log" 2>&1 ||
+		echo "coccicheck: exit status $?" >>"$work/series.log"
+fi
 
 rc2=0
 rfctool audit "$TREE" "$COCCI" "$work" "$secs" "$rc" >"$AUDIT_OUT" || rc2=$?

@@ -4,11 +4,12 @@
 # check-debug.sh
 # The series under the kernel's debug checkers: build the debug guest
 # kernel (guest-kernel.sh debug: KASAN, PROVE_LOCKING, DEBUG_VM,
-# DEBUG_ATOMIC_SLEEP, the series' KUnit suites built in) and boot it under
-# QEMU twice, with nested paging (kvm_amd.npt=1) and shadow paging (npt=0).
-# At each boot the KUnit suites run (read back with kunit.py parse, first
-# boot only: they do not depend on npt), then the KVM selftest and a short
-# stress run (RFC_SEED, default random and printed; RFC_OPS, default 5000).
+# DEBUG_ATOMIC_SLEEP, KVM_PROVE_MMU, the series' KUnit suites built in) and
+# boot it under QEMU twice, with nested paging (kvm_amd.npt=1) and shadow
+# paging (npt=0).  At each boot the KUnit suites run (read back with
+# kunit.py parse, first boot only: they do not depend on npt), then the
+# series' KVM selftests (those of kvm-selftest.sh) and a short stress run
+# (RFC_SEED, default random and printed; RFC_OPS, default 5000).
 # Any splat in the console log (run-guest.sh, rfc_splat: KASAN or UBSAN
 # report, lockdep, WARN, BUG, Oops, panic, RCU stall, hung task, taint) is
 # a failure.  Logs: build/check-debug/.
@@ -20,21 +21,25 @@ SEED=${RFC_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
 OPS=${RFC_OPS:-5000}
 case $SEED$OPS in *[!0-9]*) die "RFC_SEED and RFC_OPS must be decimal numbers" ;; esac
 export RFC_TIMEOUT="${RFC_TIMEOUT:-1800}"
+RACE_ARGS="-r -t 5"
 
 B=$BUILD/check-debug
 rm -rf "$B/suite"
 mkdir -p "$B/suite"
 kernel=$("$TOP/scripts/guest-kernel.sh" debug)
 
-kvm_selftests "$BUILD/guest-debug" "$B/selftests" x86/perm_upgrade_test \
-	x86/perm_upgrade_stress_test
-cp "$B/selftests/x86/perm_upgrade_test" "$B/selftests/x86/perm_upgrade_stress_test" \
-	"$B/suite/"
+TESTS="x86/perm_upgrade_test x86/perm_upgrade_pfncache_test
+       x86/perm_upgrade_stress_test mmu_stress_test"
+# shellcheck disable=SC2086 # TESTS is a list
+kvm_selftests "$BUILD/guest-debug" "$B/selftests" $TESTS
+for t in $TESTS; do cp "$B/selftests/$t" "$B/suite/"; done
 cat >"$B/suite/run" <<EOS
 #!/bin/sh
 rc=0
 ./perm_upgrade_test || rc=1
+./perm_upgrade_pfncache_test || rc=1
 ./perm_upgrade_stress_test -s $SEED -n $OPS || rc=1
+./mmu_stress_test $RACE_ARGS || rc=1
 exit \$rc
 EOS
 chmod +x "$B/suite/run"
@@ -76,7 +81,7 @@ EOC
 	fi
 	# The test's own result, then run-guest.sh's splat verdict.
 	grep -aq '^GUEST-RESULT: PASS' "$log" && r=ok || r=no
-	count "$r" "npt=$npt: perm_upgrade_test and stress"
+	count "$r" "npt=$npt: perm_upgrade_test, perm_upgrade_pfncache_test, stress, mmu_stress_test $RACE_ARGS"
 	[ "$guest_rc" != 3 ] && r=ok || r=no
 	count "$r" "npt=$npt: no splat in the console log ($guest_result)"
 done

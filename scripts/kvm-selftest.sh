@@ -2,13 +2,20 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # kvm-selftest.sh
-# Run the series' KVM selftest (x86/perm_upgrade_test) on the patched and
-# the base kernel, each with nested paging (kvm_amd.npt=1) and shadow paging
-# (npt=0).  The kernels boot under QEMU with TCG on an emulated AMD CPU with
-# SVM, so KVM runs nested even where /dev/kvm cannot run guests.  Expected:
-# the patched kernel passes; the base kernel fails, reporting the refaults.
-# Each of the four runs counts as passed when it gives the expected result
-# and the console log has no kernel splat (run-guest.sh).
+# Run the series' KVM selftests on the patched and the base kernel, each
+# with nested paging (kvm_amd.npt=1) and shadow paging (npt=0):
+#   - x86/perm_upgrade_test: SPTEs kept across upgrades, zapped across
+#     downgrades.  Expected: passes on the patched kernel; fails on the
+#     base kernel, reporting the refaults.
+#   - x86/perm_upgrade_pfncache_test: no gfn_to_pfn_cache write to a
+#     write-protected page.  Expected to pass on both kernels.
+#   - mmu_stress_test in its concurrent protection mode ($RACE_ARGS):
+#     vCPUs run while other threads change protections.  Expected to pass
+#     on both kernels.
+# The kernels boot under QEMU with TCG on an emulated AMD CPU with SVM, so
+# KVM runs nested even where /dev/kvm cannot run guests.  Each test of
+# each run counts as passed when it gives the expected result, and each
+# run once more when its console log has no kernel splat (run-guest.sh).
 #: RFC_KERNELS        kvm-selftest: which kernels (default "patched base";
 #:                    make check's kvm-selftest-patched: "patched")
 
@@ -26,23 +33,50 @@ for k in $KERNELS; do
 	esac
 done
 
-# One static test binary for both kernels, built against the patched uapi.
-kvm_selftests "$BUILD/guest-patched" "$B/selftests" x86/perm_upgrade_test
-"$TOP/scripts/mkinitramfs.sh" "$B/initramfs.cpio.gz" \
-	"$B/selftests/x86/perm_upgrade_test" >&2
+# One static binary per test for both kernels, built against the patched
+# uapi, and a run script that reports each test's exit status.
+RACE_ARGS="-r -t 5"
+TESTS="x86/perm_upgrade_test x86/perm_upgrade_pfncache_test mmu_stress_test"
+# shellcheck disable=SC2086 # TESTS is a list
+kvm_selftests "$BUILD/guest-patched" "$B/selftests" $TESTS
+rm -rf "$B/suite"
+mkdir -p "$B/suite"
+for t in $TESTS; do cp "$B/selftests/$t" "$B/suite/"; done
+cat >"$B/suite/run" <<EOS
+#!/bin/sh
+for t in perm_upgrade_test perm_upgrade_pfncache_test "mmu_stress_test $RACE_ARGS"; do
+	./\$t
+	echo "GUEST-TEST: \${t%% *} exit \$?"
+done
+EOS
+chmod +x "$B/suite/run"
+"$TOP/scripts/mkinitramfs.sh" "$B/initramfs.cpio.gz" "$B/suite" >&2
 
 pass=0
 fail=0
+count() { # OK? WHAT
+	if [ "$1" = ok ]; then
+		pass=$((pass + 1))
+		echo "ok       $2"
+	else
+		fail=$((fail + 1))
+		echo "FAILED   $2"
+	fi
+}
 for k in $KERNELS; do
 	for npt in 1 0; do
 		log=$B/$k-npt$npt.log
 		case $k in patched) kernel=$patched ;; base) kernel=$base ;; esac
 		guest_run "$kernel" "$B/initramfs.cpio.gz" "$npt" "$log"
-		case $k:$guest_rc in
-		patched:0|base:1) r=ok; pass=$((pass + 1)) ;;
-		*) r=FAILED; fail=$((fail + 1)) ;;
-		esac
-		echo "$r       $k kernel, npt=$npt: $guest_result (expected: $([ "$k" = patched ] && echo PASS || echo FAIL))"
+		for t in perm_upgrade_test perm_upgrade_pfncache_test mmu_stress_test; do
+			want=0
+			[ "$k:$t" != base:perm_upgrade_test ] || want=1
+			got=$(sed -n "s/^GUEST-TEST: $t exit \([0-9]*\).*/\1/p" "$log" | tail -n 1)
+			[ "$got" = "$want" ] && r=ok || r=no
+			count "$r" "$k kernel, npt=$npt: $t exit ${got:-none} (expected $want)"
+		done
+		[ "$guest_rc" = 0 ] && r=ok || r=no
+		count "$r" "$k kernel, npt=$npt: console log clean ($guest_result)"
 	done
 done
 report kvm-selftest "$pass" "$fail"

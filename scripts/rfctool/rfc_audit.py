@@ -20,7 +20,7 @@ definition, another structure's .invalidate).
 """
 
 import re
-from typing import Dict, List, NamedTuple, Set, Tuple
+from typing import Dict, List, NamedTuple, Optional, Set, Tuple
 
 import rfc_guestlog
 from rfc_counts import Counts
@@ -113,10 +113,17 @@ def cross_check(what: str, kind: str, grep_lines: List[str], seen: Set[str],
     return head + out + [""], unexplained == 0
 
 
+REPORT_LINE_RE = re.compile(r"^[^ :]+:\d+:\d+-\d+: ")
+
+
 def report(tree: str, cocci: str, log_lines: List[str], grep_lines: List[str],
-           nfiles: int, secs: int, rc: int) -> Tuple[str, Counts]:
+           nfiles: int, secs: int, rc: int,
+           series: Optional[List[str]] = None) -> Tuple[str, Counts]:
     """The audit report (markdown, without the closing counts line) and
-    its counts."""
+    its counts.  series: the coccicheck log of the series' own script,
+    which reports problems only (None: it was not run); any report line
+    in it, or audit.sh's "coccicheck: exit status N", fails one more
+    check."""
     passed = failed = 0
 
     def check(ok: bool) -> None:
@@ -137,6 +144,17 @@ def report(tree: str, cocci: str, log_lines: List[str], grep_lines: List[str],
           "tree: %s  " % tree, "script: %s  " % cocci,
           "coccicheck: %d files, %d s, exit status %d" % (nfiles, secs, rc), ""]
     check(rc == 0 and len(inits) > 0)
+
+    md += ["## The series' script (problems only)", ""]
+    if series is None:
+        md += ["not run", ""]
+        check(False)
+    else:
+        found = [l for l in series
+                 if REPORT_LINE_RE.match(l) or l.startswith("coccicheck: exit status")]
+        md += ["%d finding(s)%s" % (len(found), ":" if found else ""), ""]
+        md += ["- %s" % l for l in found] + ([""] if found else [])
+        check(not found)
 
     md += ["## Producers: mmu_notifier_range_init*() by event", "",
            "| event | calls | upgrade-info yes | no | unknown | conservative (literal, zap) | FAIL |",

@@ -82,7 +82,11 @@ def cmd_audit(args: List[str]) -> int:
     grep = rfc_splat.read_lines(os.path.join(work, "grep"))
     with open(os.path.join(work, "files")) as f:
         nfiles = sum(1 for _ in f)
-    text, c = rfc_audit.report(tree, cocci, log, grep, nfiles, int(secs), int(rc))
+    series_log = os.path.join(work, "series.log")
+    series = (rfc_splat.read_lines(series_log) if os.path.exists(series_log)
+              else None)
+    text, c = rfc_audit.report(tree, cocci, log, grep, nfiles, int(secs), int(rc),
+                               series)
     print(text, end="")
     if int(rc):
         print("coccicheck failed (exit status %s), last lines of %s:" % (

@@ -149,12 +149,14 @@ class CountsTest(unittest.TestCase):
 class AuditTest(unittest.TestCase):
     TREE = "/TREE"
 
-    def run_audit(self, log: list, grep: list, rc: int = 0) -> tuple:
-        return rfc_audit.report(self.TREE, "x.cocci", log, grep, 68, 20, rc)
+    def run_audit(self, log: list, grep: list, rc: int = 0,
+                  series: object = ()) -> tuple:
+        return rfc_audit.report(self.TREE, "x.cocci", log, grep, 68, 20, rc,
+                                None if series is None else list(series))
 
     def test_series(self) -> None:
         text, c = self.run_audit(lines("audit-coccicheck.log"), lines("audit-grep.txt"))
-        self.assertEqual(c, (73, 0, 0))
+        self.assertEqual(c, (74, 0, 0))
         self.assertIn("| MMU_NOTIFY_PROTECTION_VMA |", text)
         self.assertIn("unexplained: 0", text)
 
@@ -171,6 +173,20 @@ class AuditTest(unittest.TestCase):
         log = lines("audit-coccicheck.log")
         drop = next(l for l in log if ": kvm_gfn_range: " in l)
         _, c = self.run_audit([l for l in log if l != drop], lines("audit-grep.txt"))
+        self.assertEqual(c.failed, 1)
+
+    def test_series_script(self) -> None:
+        # The series' own script reports problems only: one report line
+        # fails, and so does a script that was not run; other coccicheck
+        # chatter does not count.
+        finding = ("mm/mprotect.c:577:3-26: change_pud_range() starts a "
+                   "PROTECTION_VMA invalidation with flags 0: take them ...")
+        text, c = self.run_audit(lines("audit-coccicheck.log"), lines("audit-grep.txt"),
+                                 series=["warning: chatter", finding])
+        self.assertEqual(c.failed, 1)
+        self.assertIn("- " + finding, text)
+        _, c = self.run_audit(lines("audit-coccicheck.log"), lines("audit-grep.txt"),
+                              series=None)
         self.assertEqual(c.failed, 1)
 
     def test_coccicheck_failed(self) -> None:
