@@ -12,7 +12,7 @@ cross-check of each against git grep, and "audit: N passed, N failed".
 
 Each finding is one check; it fails when its verdict starts with FAIL
 (a hard-coded or dropped upgrade flag, a consumer testing the flag bits
-itself, a kvm_gfn_range used before it is zeroed).  coccicheck itself is
+itself, a kvm_gfn_range handed on before it is initialised).  coccicheck itself is
 one more check (exit status 0 and at least one producer found), and each
 cross-check is one: it fails when git grep sees a site that coccinelle
 did not report and that is not explained (comment, macro or function
@@ -193,15 +193,17 @@ def report(tree: str, cocci: str, log_lines: List[str], grep_lines: List[str],
             f.kv.get("verdict", "")))
 
     md += ["", "## struct kvm_gfn_range variables", "",
-           "| site | variable | initialiser | zeroed | verdict |",
+           "| site | variable | initialiser | zeroed or set | verdict |",
            "| --- | --- | --- | --- | --- |"]
     for f in gfns:
         z = f.kv.get("zeroed", "")
+        if f.kv.get("set"):
+            z += ", sets " + f.kv["set"]
         if f.kv.get("first-use"):
             z += ", used at line " + f.kv["first-use"]
         md.append("| %s | %s | `%s` | %s | %s |" % (
             f.site, f.kv.get("var", ""), f.kv.get("init", ""), z, f.kv.get("verdict", "")))
-    md += ["", "not zeroed: %d" % sum(1 for f in gfns if f.failed), "",
+    md += ["", "not initialised: %d" % sum(1 for f in gfns if f.failed), "",
            "## Cross-check with git grep", ""]
 
     notifier_files = {grep_site(l)[0].split(":")[0] for l in grep_lines

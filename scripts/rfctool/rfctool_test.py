@@ -10,6 +10,7 @@ import shutil
 import sys
 import tempfile
 import unittest
+from typing import List, Optional
 from contextlib import redirect_stdout
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -150,9 +151,9 @@ class AuditTest(unittest.TestCase):
     TREE = "/TREE"
 
     def run_audit(self, log: list, grep: list, rc: int = 0,
-                  series: object = ()) -> tuple:
+                  series: Optional[List[str]] = []) -> tuple:
         return rfc_audit.report(self.TREE, "x.cocci", log, grep, 68, 20, rc,
-                                None if series is None else list(series))
+                                series)
 
     def test_series(self) -> None:
         text, c = self.run_audit(lines("audit-coccicheck.log"), lines("audit-grep.txt"))
