@@ -48,15 +48,6 @@ echo "check-debug: stress seed $SEED, $OPS ops (rerun with RFC_SEED=$SEED RFC_OP
 
 pass=0
 fail=0
-count() { # OK? WHAT
-	if [ "$1" = ok ]; then
-		pass=$((pass + 1))
-		echo "ok       $2"
-	else
-		fail=$((fail + 1))
-		echo "FAILED   $2"
-	fi
-}
 
 for npt in 1 0; do
 	log=$B/npt$npt.log

@@ -54,15 +54,6 @@ chmod +x "$B/suite/run"
 
 pass=0
 fail=0
-count() { # OK? WHAT
-	if [ "$1" = ok ]; then
-		pass=$((pass + 1))
-		echo "ok       $2"
-	else
-		fail=$((fail + 1))
-		echo "FAILED   $2"
-	fi
-}
 for k in $KERNELS; do
 	for npt in 1 0; do
 		log=$B/$k-npt$npt.log

@@ -223,6 +223,18 @@ report() { # DEFAULT_NAME PASSED FAILED [SKIPPED]
 	echo "$line"
 }
 
+# One check of a suite with several: "ok" or "FAILED" and WHAT, counted in
+# the caller's pass and fail (which it sets to 0 first) for report().
+count() { # ok|no WHAT
+	if [ "$1" = ok ]; then
+		pass=$((pass + 1))
+		echo "ok       $2"
+	else
+		fail=$((fail + 1))
+		echo "FAILED   $2"
+	fi
+}
+
 # rfctool.py (the Python half: parsing and reports) with the first python3.
 rfctool() { python3 "$RFCTOOL" "$@"; }
 
