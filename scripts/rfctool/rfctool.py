@@ -13,6 +13,7 @@
                                    the coccinelle audit's report (audit.sh)
     rfctool.py bench HEADER OUTDIR KERNEL:NPT=LOG...     (bench.sh)
     rfctool.py regress HEADER OUT.md KERNEL:RUN=LOG...   (regress.sh)
+    rfctool.py e2e HEADER OUTDIR KERNEL:NPT=LOG...       (e2e.sh)
 
 Unit tests: rfctool_test.py (fixtures in test_data/).
 """
@@ -103,6 +104,11 @@ def cmd_bench(args: List[str]) -> int:
     return rfc_bench.main(args)
 
 
+def cmd_e2e(args: List[str]) -> int:
+    import rfc_e2e
+    return rfc_e2e.main(args)
+
+
 def cmd_regress(args: List[str]) -> int:
     import rfc_regress
     return rfc_regress.main(args)
@@ -110,7 +116,7 @@ def cmd_regress(args: List[str]) -> int:
 
 COMMANDS = {"guest": cmd_guest, "splat": cmd_splat, "kunit": cmd_kunit,
             "counts": cmd_counts, "audit": cmd_audit, "bench": cmd_bench,
-            "regress": cmd_regress}
+            "regress": cmd_regress, "e2e": cmd_e2e}
 
 
 def main(argv: List[str]) -> int:

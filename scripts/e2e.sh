@@ -1,0 +1,121 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# e2e.sh
+# QEMU's own background snapshot, end to end, base against patched kernel.
+# Inside the usual outer guest (QEMU/TCG, nested SVM, run-guest.sh), the
+# host's QEMU (Debian's qemu-system-x86_64, with the libraries it links
+# against and the firmware it needs copied into the initramfs) runs a
+# nested guest on -accel kvm: e2e/snapwork.c, a bare multiboot image that
+# reads its memory in a loop and prints its pass times and a histogram of
+# its access times.  e2e/run takes a background snapshot through QEMU's
+# human monitor in separate phases (write-protect, resolve, after) and reads
+# KVM's counters with "info stats".  Backings: anonymous 4 KiB (THP off),
+# THP, shared hugetlb.  Writes results/e2e.md, results/e2e.csv and
+# results/e2e.png; logs: build/e2e/{base,patched}-nptN.log.
+#
+# Ends with "e2e: N passed, N failed", one per guest run that completed
+# every phase of every backing with no kernel splat.
+#: RFC_E2E_MEM_MB     e2e: memory of the nested guest in MiB (default 128)
+#: RFC_E2E_PASSES     e2e: nested guest passes per phase (default 2)
+#: RFC_E2E_BACKINGS   e2e: backings (default "anon-4k thp hugetlb")
+#: RFC_E2E_NPT        e2e: which kvm_amd.npt runs (default "1")
+#: RFC_E2E_KERNELS    e2e: which guest kernels (default "base patched")
+
+. "$(dirname "$0")/lib.sh"
+need qemu-system-x86_64 busybox cpio gzip file python3 gcc ld ldd
+
+MEM_MB=${RFC_E2E_MEM_MB:-128}
+PASSES=${RFC_E2E_PASSES:-2}
+BACKINGS=${RFC_E2E_BACKINGS:-anon-4k thp hugetlb}
+NPTS=${RFC_E2E_NPT:-1}
+KERNELS=${RFC_E2E_KERNELS:-base patched}
+RESULTS=${RFC_RESULTS:-$TOP/results}
+case $MEM_MB in '' | *[!0-9]*) die "RFC_E2E_MEM_MB must be a number of MiB" ;; esac
+[ "$MEM_MB" -ge 64 ] && [ "$MEM_MB" -le 1024 ] || die "RFC_E2E_MEM_MB must be 64..1024"
+case $PASSES in '' | *[!0-9]* | 0) die "RFC_E2E_PASSES must be a positive number" ;; esac
+for k in $KERNELS; do
+	case $k in base | patched) ;; *) die "RFC_E2E_KERNELS: unknown kernel '$k' (base, patched)" ;; esac
+done
+for b in $BACKINGS; do
+	case $b in anon-4k | thp | hugetlb) ;; *) die "RFC_E2E_BACKINGS: unknown backing '$b' (anon-4k, thp, hugetlb)" ;; esac
+done
+B=$BUILD/e2e
+mkdir -p "$B" "$RESULTS"
+start=$(date +%s)
+
+guest_kernels
+
+# The nested guest: a 32-bit multiboot image, freestanding.
+S=$B/suite
+rm -rf "$S"
+mkdir -p "$S/qemu/lib" "$S/qemu/share"
+gcc -m32 -march=i686 -O2 -ffreestanding -fno-pic -fno-stack-protector \
+	-fno-asynchronous-unwind-tables -nostdlib -Wall -Wextra -Werror \
+	-c "$TOP/e2e/snapwork.c" -o "$B/snapwork.o"
+ld -m elf_i386 --no-warn-rwx-segments -T "$TOP/e2e/snapwork.ld" -nostdlib \
+	"$B/snapwork.o" -o "$S/snapwork.elf"
+cp "$TOP/e2e/run" "$S/run"
+
+# The nested QEMU: the host's binary, run through its dynamic loader with
+# the libraries ldd finds, and the firmware of a pc machine (SeaBIOS, the
+# multiboot option ROM, the KVM vapic ROM).
+q=$(command -v qemu-system-x86_64)
+cp "$q" "$S/qemu/"
+ldd "$q" | awk '/=> \// { print $3 }' | while read -r lib; do
+	cp -L "$lib" "$S/qemu/lib/"
+done
+cp -L "$(ldd "$q" | awk '/ld-linux/ { print $1 }')" "$S/qemu/ld.so"
+for f in bios-256k.bin multiboot_dma.bin linuxboot_dma.bin kvmvapic.bin; do
+	for d in /usr/share/qemu /usr/share/seabios; do
+		[ -f "$d/$f" ] && { cp -L "$d/$f" "$S/qemu/share/"; break; }
+	done
+	[ -f "$S/qemu/share/$f" ] || die "no $f in /usr/share/qemu or /usr/share/seabios"
+done
+# shellcheck disable=SC2086 # one word per backing
+"$TOP/scripts/mkinitramfs.sh" "$B/initramfs.cpio.gz" "$S" \
+	"$MEM_MB" "$PASSES" $BACKINGS >&2
+
+{
+	echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
+	echo "qemu=$(qemu-system-x86_64 --version | head -n 1)"
+	echo "host_cpu=$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1) x $(nproc)"
+	echo "tree_head=$(git -C "$TREE" describe --always --tags HEAD 2>/dev/null || echo unknown)"
+	echo "base_tag=$BASE_TAG $(git -C "$TREE" rev-parse --short "$BASE_TAG^{commit}" 2>/dev/null)"
+	echo "harness=$(git -C "$TOP" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+	echo "args=mem_mb=$MEM_MB passes=$PASSES backings=$BACKINGS"
+	echo "kernels=$([ "${RFC_PREBUILT:-0}" = 1 ] && echo prebuilt || echo rebuilt)"
+} >"$B/header.txt"
+
+logs=
+pass=0
+fail=0
+for npt in $NPTS; do
+	for k in $KERNELS; do
+		log=$B/$k-npt$npt.log
+		case $k in patched) kernel=$patched ;; base) kernel=$base ;; esac
+		t0=$(date +%s)
+		rc=0
+		"$TOP/scripts/run-guest.sh" "$kernel" "$B/initramfs.cpio.gz" "$npt" \
+			"$log" 2>"$log.verdict" || rc=$?
+		if [ "$rc" -ne 0 ] || ! grep -aq '^E2E-DONE' "$log" || grep -aq '^E2E-ERROR' "$log"; then
+			info "$k kernel, npt=$npt: the end-to-end run did not finish cleanly (see $log)"
+			grep -a '^E2E-ERROR' "$log" | sed 's/^/    /' >&2
+			sed 's/^/    /' "$log.verdict" >&2
+			fail=$((fail + 1))
+		else
+			pass=$((pass + 1))
+		fi
+		info "$k kernel, npt=$npt: $(grep -ac '^E2E-END .*ok=1' "$log") backings done in $(($(date +%s) - t0))s"
+		logs="$logs $k:$npt=$log"
+	done
+done
+
+py=python3
+python3 -c 'import matplotlib' 2>/dev/null ||
+	! /usr/bin/python3 -c 'import matplotlib' 2>/dev/null || py=/usr/bin/python3
+# shellcheck disable=SC2086 # one word per log
+"$py" "$RFCTOOL" e2e "$B/header.txt" "$RESULTS" $logs || fail=$((fail + 1))
+info "wrote $RESULTS/e2e.md, e2e.csv, e2e.png in $(($(date +%s) - start))s"
+report e2e "$pass" "$fail"
+[ "$fail" -eq 0 ]

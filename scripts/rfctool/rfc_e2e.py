@@ -1,0 +1,497 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The report of scripts/e2e.sh: rfctool.py e2e HEADER OUTDIR KERNEL:NPT=LOG...
+
+Each log is the console of one outer guest that ran e2e/run: for each
+backing, QEMU with -accel kvm runs snapwork (e2e/snapwork.c) and takes a
+background snapshot in phases; at each phase boundary ("mark") the log has
+KVM's stats as QEMU's "info stats" prints them, the memory state, and at
+the end per-segment counts from the kvm_unmap_hva_range and kvm_page_fault
+tracepoints and snapwork's own pass lines.  Writes OUTDIR/e2e.md (per
+backing and phase, base vs patched), e2e.csv (every kernel, backing and
+phase) and e2e.png (guest faults per second over the snapshot; access time
+distribution in the resolve phase).  Prints e2e.md.
+"""
+
+import csv
+import os
+import re
+import statistics
+import sys
+from typing import Dict, List, Optional, Tuple
+
+import rfc_bench
+import rfc_guestlog
+import rfc_splat
+
+KERNELS = rfc_bench.KERNELS
+BACKINGS = ("anon-4k", "thp", "hugetlb")
+# Phases, each named by the mark that ends it, in order.
+PHASES = ("check", "protect", "resolve", "after")
+MARKS = ("before",) + PHASES
+STATS = ("pf_taken", "pf_fixed", "remote_tlb_flush_requests", "remote_tlb_flush",
+         "pages_4k", "pages_2m")
+# snapwork's histogram: bucket i holds accesses of 2^(i+10) to 2^(i+11)-1
+# TSC cycles (bucket 0 also everything faster, the last everything slower).
+HIST_SHIFT = 10
+
+STAT_RE = re.compile(r"^\s+(\w+) \(([^)]*)\): (\d+)$")
+
+
+class Backing:
+    """One backing's run in one log."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.begin: Dict[str, str] = {}
+        self.ok = False
+        self.marks: Dict[str, Dict[str, float]] = {}     # uptime, passes
+        self.mem: Dict[str, Dict[str, int]] = {}
+        self.stats: Dict[str, Dict[str, int]] = {}
+        self.steps: Dict[str, float] = {}
+        self.migrate: Dict[str, str] = {}
+        self.trace: Dict[str, Dict[str, int]] = {}
+        self.bins: List[Tuple[float, int, int]] = []     # t, faults, invals
+        self.passes: List[Dict[str, object]] = []        # snapwork pass lines
+        self.region_pages = 0
+        self.errors: List[str] = []
+
+
+class Log:
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.info: Dict[str, str] = {}
+        self.backings: Dict[str, Backing] = {}
+        self.done = False
+        self.errors: List[str] = []
+
+    @property
+    def tsc_mhz(self) -> Optional[float]:
+        v = self.info.get("tsc_mhz") or self.info.get("tsc_detected_mhz")
+        return float(v) if v else None
+
+
+def parse(lines: List[str], path: str = "?") -> Log:
+    log = Log(path)
+    cur: Optional[Backing] = None
+
+    def backing(kv: Dict[str, str]) -> Backing:
+        name = kv["backing"]
+        if name not in log.backings:
+            log.backings[name] = Backing(name)
+        return log.backings[name]
+
+    for line in lines:
+        line = line.rstrip("\r\n")
+        if line.startswith("E2E-INFO "):
+            log.info = rfc_guestlog.parse_kv(line.split()[1:])
+        elif line.startswith("E2E-BEGIN "):
+            kv = rfc_guestlog.parse_kv(line.split()[1:])
+            cur = backing(kv)
+            cur.begin = kv
+        elif line.startswith("E2E-MARK "):
+            kv = rfc_guestlog.parse_kv(line.split()[1:])
+            backing(kv).marks[kv["mark"]] = {"uptime": float(kv["uptime"]),
+                                             "passes": int(kv["passes"])}
+        elif line.startswith("E2E-MEM "):
+            kv = rfc_guestlog.parse_kv(line.split()[1:])
+            b = backing(kv)
+            mark = kv.pop("mark")
+            b.mem[mark] = {k: int(v) for k, v in kv.items() if k != "backing"}
+        elif line.startswith("E2E-STEP "):
+            kv = rfc_guestlog.parse_kv(line.split()[1:])
+            backing(kv).steps[kv["step"]] = float(kv["uptime"])
+        elif line.startswith("E2E-MON mark=") and cur is not None:
+            head, _, rest = line.partition(": ")
+            mark = head[len("E2E-MON mark="):]
+            m = STAT_RE.match(rest)
+            if m and mark in MARKS:
+                cur.stats.setdefault(mark, {})[m.group(1)] = int(m.group(3))
+            elif mark == "info" and ": " in rest:
+                k, _, v = rest.partition(": ")
+                cur.migrate[k.strip()] = v.strip()
+        elif line.startswith("E2E-TRACE "):
+            kv = rfc_guestlog.parse_kv(line.split()[1:])
+            backing(kv).trace[kv["seg"]] = {k: int(v) for k, v in kv.items()
+                                            if k not in ("backing", "seg")}
+        elif line.startswith("E2E-BIN "):
+            kv = rfc_guestlog.parse_kv(line.split()[1:])
+            backing(kv).bins.append((float(kv["t"]), int(kv["faults"]), int(kv["invals"])))
+        elif line.startswith("E2E-L2 ") and " SNAPWORK " in line:
+            head, _, rest = line.partition(": ")
+            b = backing(rfc_guestlog.parse_kv(head.split()[1:]))
+            kv = rfc_guestlog.parse_kv(rest.split()[1:])
+            if "pages" in kv:
+                b.region_pages = int(kv["pages"], 16)
+            elif "pass" in kv and "hist" in kv:
+                try:
+                    b.passes.append({
+                        "pass": int(kv["pass"], 16), "tsc": int(kv["tsc"], 16),
+                        "slow": int(kv["slow"], 16), "max": int(kv["max"], 16),
+                        "hist": [int(h, 16) for h in kv["hist"].split(",")]})
+                except ValueError:
+                    pass    # a line cut short by the end of the run
+        elif line.startswith("E2E-END "):
+            kv = rfc_guestlog.parse_kv(line.split()[1:])
+            backing(kv).ok = kv.get("ok") == "1"
+        elif line.startswith("E2E-ERROR "):
+            kv = rfc_guestlog.parse_kv(line.split()[1:2])
+            msg = line.partition(": ")[2] or line
+            if "backing" in kv:
+                backing(kv).errors.append(msg)
+            else:
+                log.errors.append(msg)
+        elif line.startswith("E2E-DONE"):
+            log.done = True
+    return log
+
+
+def read(path: str) -> Log:
+    try:
+        lines = rfc_splat.read_lines(path)
+    except OSError:
+        return Log(path)
+    return parse(lines, path)
+
+
+def phase_passes(b: Backing, phase: str) -> List[Dict[str, object]]:
+    """snapwork's passes that ran wholly inside a phase: those that started
+    after the previous mark and ended before this one.  "before": the read
+    passes before the first mark."""
+    if phase not in b.marks:
+        return []
+    hi = int(b.marks[phase]["passes"])
+    if phase == "before":
+        lo = 1          # pass 0 writes the region
+    else:
+        prev = MARKS[MARKS.index(phase) - 1]
+        if prev not in b.marks:
+            return []
+        lo = int(b.marks[prev]["passes"]) + 1
+    return [p for p in b.passes if lo <= int(p["pass"]) < hi]  # type: ignore
+
+
+def percentile(hist: List[int], q: float) -> Optional[int]:
+    """The upper bound, in TSC cycles, of the bucket holding the q-quantile."""
+    total = sum(hist)
+    if not total:
+        return None
+    need = q * total
+    acc = 0
+    for i, n in enumerate(hist):
+        acc += n
+        if acc >= need:
+            return 1 << (i + HIST_SHIFT + 1)
+    return 1 << (len(hist) + HIST_SHIFT)
+
+
+def phase_row(log: Log, b: Backing, phase: str) -> Dict[str, object]:
+    """Every figure of one phase of one backing."""
+    prev = MARKS[MARKS.index(phase) - 1]
+    s0, s1 = b.stats.get(prev, {}), b.stats.get(phase, {})
+    row: Dict[str, object] = {}
+    for k in STATS:
+        if k in s0 and k in s1:
+            if k.startswith("pages_"):
+                row[k] = s1[k]
+            else:
+                row[k] = s1[k] - s0[k]
+    pages = b.region_pages
+    if pages and "pf_taken" in row:
+        row["pf_per_page"] = float(row["pf_taken"]) / pages  # type: ignore
+    if pages and "remote_tlb_flush_requests" in row:
+        row["flush_req_per_page"] = float(row["remote_tlb_flush_requests"]) / pages  # type: ignore
+    tr = b.trace.get(phase, {})
+    for k in ("faults", "full", "small", "faults_after_full", "small_before_full"):
+        if k in tr:
+            row["trace_" + k] = tr[k]
+    if prev in b.marks and phase in b.marks:
+        row["wall_s"] = b.marks[phase]["uptime"] - b.marks[prev]["uptime"]
+    mhz = log.tsc_mhz
+    for name, sel in (("", phase_passes(b, phase)), ("before_", phase_passes(b, "before"))):
+        if not sel:
+            continue
+        tscs = [int(p["tsc"]) for p in sel]  # type: ignore
+        row[name + "pass_tsc_median"] = statistics.median(tscs)
+        row[name + "pass_tsc_max"] = max(tscs)
+        if mhz:
+            row[name + "pass_ms_median"] = statistics.median(tscs) / mhz / 1000
+            row[name + "pass_ms_max"] = max(tscs) / mhz / 1000
+        hist = [sum(int(p["hist"][i]) for p in sel)  # type: ignore
+                for i in range(len(sel[0]["hist"]))]  # type: ignore
+        row[name + "passes"] = len(sel)
+        for q, label in ((0.5, "p50"), (0.99, "p99"), (0.999, "p999")):
+            v = percentile(hist, q)
+            if v is not None and mhz:
+                row["%s%s_us" % (name, label)] = v / mhz
+        row[name + "hist"] = hist
+    if "pass_tsc_max" in row and "before_pass_tsc_median" in row:
+        row["pass_vs_before"] = (float(row["pass_tsc_max"]) /  # type: ignore
+                                 float(row["before_pass_tsc_median"]))  # type: ignore
+    return row
+
+
+# (key, label, format) of the per-phase table.
+METRICS = (
+    ("pf_taken", "guest page faults (pf_taken)", "{:.0f}"),
+    ("pf_per_page", "pf_taken per guest page read", "{:.2f}"),
+    ("trace_faults_after_full", "faults after the phase's first whole-memory invalidation (trace)", "{:.0f}"),
+    ("trace_faults_before_final", "faults before QEMU's final whole-memory resolve (trace)", "{:.0f}"),
+    ("trace_faults_after_final", "faults after QEMU's final whole-memory resolve, resolve and after phases (trace)", "{:.0f}"),
+    ("remote_tlb_flush_requests", "remote_tlb_flush_requests", "{:.0f}"),
+    ("remote_tlb_flush", "remote_tlb_flush", "{:.0f}"),
+    ("trace_full", "whole-memory invalidations (trace)", "{:.0f}"),
+    ("trace_small", "smaller invalidations (trace)", "{:.0f}"),
+    ("pages_4k", "pages_4k at the end", "{:.0f}"),
+    ("pages_2m", "pages_2m at the end", "{:.0f}"),
+    ("pass_ms_max", "slowest guest pass (ms)", "{:.1f}"),
+    ("pass_vs_before", "slowest guest pass / median pass before the snapshot", "{:.2f}"),
+    ("p99_us", "guest access time p99 (us, log2 bucket bound)", "{:.1f}"),
+    ("p999_us", "guest access time p99.9 (us, log2 bucket bound)", "{:.1f}"),
+    ("wall_s", "phase wall time (s, outer guest uptime)", "{:.2f}"),
+)
+
+PHASE_TEXT = {
+    "check": "`migrate_set_capability background-snapshot on`: QEMU registers all guest "
+             "memory with a userfaultfd in write-protect mode and unregisters it",
+    "protect": "`migrate` throttled to 4 KiB/s: QEMU write-protects all guest memory "
+               "(UFFDIO_WRITEPROTECT); zero pages below 16 MiB go out, guest pages hardly",
+    "resolve": "`max-bandwidth` raised: QEMU saves and resolves (un-write-protects) page by "
+               "page, then, at the end, resolves and unregisters all guest memory at once",
+    "after": "passes after the snapshot completed",
+}
+
+
+def snapshot_figures(log: Log, b: Backing) -> Dict[str, object]:
+    out: Dict[str, object] = {}
+    m = re.match(r"(\d+) ms", b.migrate.get("total time", ""))
+    if m:
+        out["total_ms"] = int(m.group(1))
+    if "unthrottle" in b.steps and "completed" in b.steps:
+        out["resolve_s"] = "%.2f" % (b.steps["completed"] - b.steps["unthrottle"])
+    for k in ("transferred ram", "normal", "duplicate"):
+        if k in b.migrate:
+            out[k] = b.migrate[k]
+    return out
+
+
+def fmt(v: object, form: str) -> str:
+    if v is None:
+        return "n/a"
+    return form.format(v)
+
+
+def ratio(b: object, p: object) -> str:
+    if not isinstance(b, (int, float)) or not isinstance(p, (int, float)):
+        return "n/a"
+    return rfc_bench.ratio(float(b), float(p))
+
+
+def main(argv: List[str]) -> int:
+    if len(argv) < 3:
+        sys.exit(__doc__)
+    outdir = argv[1]
+    header, specs = rfc_guestlog.report_inputs(argv[0], argv[2:])
+    logs: Dict[str, Dict[str, Log]] = {}
+    for kernel, npt, path in specs:
+        logs.setdefault(npt, {})[kernel] = read(path)
+    os.makedirs(outdir, exist_ok=True)
+
+    rows: Dict[Tuple[str, str, str, str], Dict[str, object]] = {}
+    for npt, per in logs.items():
+        for kernel, log in per.items():
+            for bk, b in log.backings.items():
+                for ph in PHASES:
+                    rows[(npt, kernel, bk, ph)] = phase_row(log, b, ph)
+
+    # The trace splits the resolve phase: faults before QEMU's final
+    # whole-memory resolve (those of the page-by-page resolves), and after
+    # it, until the end of the after phase (the refault after the snapshot).
+    for (npt, kernel, bk, ph), r in rows.items():
+        if ph != "resolve" or "trace_faults" not in r:
+            continue
+        r["trace_faults_before_final"] = (int(r["trace_faults"]) -  # type: ignore
+                                          int(r["trace_faults_after_full"]))  # type: ignore
+        after = rows.get((npt, kernel, bk, "after"), {})
+        if "trace_faults" in after:
+            after["trace_faults_after_final"] = (int(r["trace_faults_after_full"]) +  # type: ignore
+                                                 int(after["trace_faults"]))  # type: ignore
+
+    keys = ["npt", "kernel", "backing", "phase"]
+    out_rows = []
+    for (npt, kernel, bk, ph), r in sorted(rows.items()):
+        flat = {k: v for k, v in r.items() if not k.endswith("hist")}
+        keys += [k for k in flat if k not in keys]
+        out_rows.append(dict(flat, npt=npt, kernel=kernel, backing=bk, phase=ph))
+    with open(os.path.join(outdir, "e2e.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=keys, restval="")
+        w.writeheader()
+        w.writerows(out_rows)
+
+    md: List[str] = []
+    md.append("# QEMU background snapshot, end to end: base vs patched")
+    md.append("")
+    md.append("Generated by `scripts/e2e.sh` (`e2e/run`, `e2e/snapwork.c`).")
+    md.append("")
+    rel = {k: lg.info.get("kernel", "?") for per in logs.values() for k, lg in per.items()}
+    md.append("| | |")
+    md.append("| --- | --- |")
+    md.append("| date | %s |" % header.get("date", "?"))
+    md.append("| base kernel | %s |" % rel.get("base", "?"))
+    md.append("| patched kernel | %s |" % rel.get("patched", "?"))
+    md.append("| tree now | %s (base %s), harness %s; guest kernels %s |"
+              % (header.get("tree_head", "?"), header.get("base_tag", "?"),
+                 header.get("harness", "?"), header.get("kernels", "?")))
+    md.append("| outer guest | %s: `qemu-system-x86_64 %s` (TCG), L1 kernel = the kernel under test, KVM nested |"
+              % (header.get("qemu", "?"), header.get("qemu_args", "?")))
+    md.append("| nested QEMU | the same QEMU binary inside the outer guest: `-accel kvm -M pc -cpu host -smp 1`, "
+              "monitor on stdio (HMP), `migrate exec:cat>/dev/null` |")
+    md.append("| nested guest | `snapwork`: multiboot, paging off, reads one word per 4 KiB page "
+              "from 16 MiB to the top of its memory, in a loop |")
+    md.append("| host | %s |" % header.get("host_cpu", "?"))
+    md.append("| run | %s |" % header.get("args", "?"))
+    md.append("")
+    md.append("All figures are taken under TCG: the outer guest is emulated, KVM runs nested in it. "
+              "Only counts and ratios carry over to real hardware; times do not. Counts are "
+              "KVM's own stats as QEMU's `info stats` reads them, deltas over each phase; the "
+              "trace rows come from the kvm_unmap_hva_range and kvm_page_fault tracepoints in "
+              "the outer guest. A \"whole-memory invalidation\" covers all of the nested "
+              "guest's memory; smaller ones include ranges of QEMU's own memory that KVM "
+              "has no memslot for. Access times are snapwork's own rdtsc deltas, in "
+              "log2 buckets (a bucket's upper bound is shown). Ratio: patched/base; `=` both "
+              "zero, `inf` base zero.")
+    md.append("")
+    md.append("Phases (each ends at a mark where the stats are read; the guest reads its memory "
+              "throughout):")
+    md.append("")
+    for ph in PHASES:
+        md.append("- **%s**: %s." % (ph, PHASE_TEXT[ph]))
+    md.append("")
+
+    for npt in sorted(logs, reverse=True):
+        per = logs[npt]
+        md.append("## kvm_amd.npt=%s" % npt)
+        md.append("")
+        for kernel in KERNELS:
+            lg = per.get(kernel)
+            if lg is None or not lg.done:
+                md.append("**%s kernel: the run did not finish** (log: `%s`)"
+                          % (kernel, lg.path if lg else "?"))
+                md.append("")
+            for bk, b in (lg.backings.items() if lg else []):
+                for e in b.errors:
+                    md.append("%s kernel, %s: error: %s" % (kernel, bk, e))
+                    md.append("")
+        for bk in BACKINGS:
+            bs = {k: per[k].backings.get(bk) for k in KERNELS if k in per}
+            if not any(bs.values()):
+                continue
+            anyb = next(x for x in bs.values() if x)
+            md.append("### %s (%s MiB, %d pages read by the guest, thp=%s)"
+                      % (bk, anyb.begin.get("mem_mb", "?"), anyb.region_pages,
+                         re.sub(r".*\[(\w+)\].*", r"\1", " ".join(
+                             v for k, v in anyb.begin.items() if k == "thp"))))
+            md.append("")
+            md.append("| phase | metric | base | patched | patched/base |")
+            md.append("| --- | --- | ---: | ---: | ---: |")
+            for ph in PHASES:
+                rb = rows.get((npt, "base", bk, ph), {})
+                rp = rows.get((npt, "patched", bk, ph), {})
+                for key, label, form in METRICS:
+                    vb, vp = rb.get(key), rp.get(key)
+                    if vb is None and vp is None:
+                        continue
+                    md.append("| %s | %s | %s | %s | %s |" % (
+                        ph, label, fmt(vb, form), fmt(vp, form), ratio(vb, vp)))
+            md.append("")
+            md.append("| snapshot and memory | base | patched |")
+            md.append("| --- | ---: | ---: |")
+            snaps = {k: snapshot_figures(per[k], b) for k, b in bs.items() if b}
+            for key, label in (("total_ms", "QEMU's total time (ms, throttled part included)"),
+                               ("resolve_s", "unthrottled until completed (s)"),
+                               ("normal", "pages saved"),
+                               ("duplicate", "zero pages saved")):
+                md.append("| %s | %s | %s |" % (label, snaps.get("base", {}).get(key, "n/a"),
+                                                 snaps.get("patched", {}).get(key, "n/a")))
+            before_ms = {k: rows.get((npt, k, bk, "check"), {}).get("before_pass_ms_median")
+                         for k in KERNELS}
+            md.append("| guest pass time before the snapshot (ms, median) | %s | %s |"
+                      % (fmt(before_ms.get("base"), "{:.1f}"), fmt(before_ms.get("patched"), "{:.1f}")))
+            for mk in ("before", "after"):
+                for k in ("AnonHugePages", "thp_split_pmd", "HugePages_Free"):
+                    vals = [str(b.mem.get(mk, {}).get(k, "n/a")) if b else "n/a"
+                            for b in (bs.get("base"), bs.get("patched"))]
+                    md.append("| %s %s | %s | %s |" % (k, mk, vals[0], vals[1]))
+                for k in ("pages_4k", "pages_2m"):
+                    vals = [str(b.stats.get(mk, {}).get(k, "n/a")) if b else "n/a"
+                            for b in (bs.get("base"), bs.get("patched"))]
+                    md.append("| %s %s | %s | %s |" % (k, mk, vals[0], vals[1]))
+            md.append("")
+    md.append("![faults per second over the snapshot; access times in the resolve phase](e2e.png)")
+    md.append("")
+    text = "\n".join(md)
+    with open(os.path.join(outdir, "e2e.md"), "w") as f:
+        f.write(text)
+    print(text)
+    plot(logs, rows, os.path.join(outdir, "e2e.png"))
+    bad = [lg.path for per in logs.values() for lg in per.values() if not lg.done]
+    return 1 if bad else 0
+
+
+def plot(logs: Dict[str, Dict[str, Log]], rows: Dict[Tuple[str, str, str, str], Dict[str, object]],
+         path: str) -> None:
+    try:
+        import matplotlib  # type: ignore
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt  # type: ignore
+    except ImportError:
+        print("rfctool.py e2e: matplotlib missing (apt-get install python3-matplotlib), no %s"
+              % path, file=sys.stderr)
+        return
+    npt = sorted(logs, reverse=True)[0]
+    per = logs[npt]
+    bks = [bk for bk in BACKINGS if any(bk in lg.backings for lg in per.values())]
+    if not bks:
+        return
+    fig, axes = plt.subplots(2, len(bks), figsize=(5.5 * len(bks), 8), squeeze=False)
+    colors = {"base": "#c0504d", "patched": "#4f81bd"}
+    for j, bk in enumerate(bks):
+        ax = axes[0][j]
+        for kernel in KERNELS:
+            b = per[kernel].backings.get(bk) if kernel in per else None
+            if not b or not b.bins:
+                continue
+            ax.plot([t for t, _, _ in b.bins], [f * 4 for _, f, _ in b.bins],
+                    label=kernel, color=colors[kernel], lw=1)
+            t0 = b.marks.get("before", {}).get("uptime")
+            for mk in PHASES:
+                if t0 is not None and mk in b.marks:
+                    ax.axvline(b.marks[mk]["uptime"] - t0, color=colors[kernel],
+                               ls=":", lw=0.8)
+        ax.set_title("%s: guest page faults per second (trace)" % bk, fontsize=10)
+        ax.set_xlabel("s since the first mark (dotted: phase ends)", fontsize=8)
+        ax.set_yscale("symlog")
+        ax.set_ylim(bottom=0)
+        ax.legend(fontsize=8)
+        ax.grid(alpha=0.3)
+        ax = axes[1][j]
+        for kernel in KERNELS:
+            hist: List[int] = []
+            for ph in ("resolve",):
+                h = rows.get((npt, kernel, bk, ph), {}).get("hist")
+                if isinstance(h, list):
+                    hist = [a + b for a, b in zip(hist, h)] if hist else list(h)
+            if not hist:
+                continue
+            total = float(sum(hist)) or 1.0
+            xs = [1 << (i + HIST_SHIFT + 1) for i in range(len(hist))]
+            ax.step(xs, [n / total for n in hist], where="post", label=kernel,
+                    color=colors[kernel])
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.set_title("%s: guest access times while QEMU resolves" % bk, fontsize=10)
+        ax.set_xlabel("TSC cycles (log2 bucket bound)", fontsize=8)
+        ax.set_ylabel("fraction of accesses", fontsize=8)
+        ax.legend(fontsize=8)
+        ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)

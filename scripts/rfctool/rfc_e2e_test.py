@@ -1,0 +1,130 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Tests of rfc_e2e on captured e2e logs (test_data/e2e-*-anon4k.log: the
+anon-4k part of a real make e2e run, base and patched kernel).  Run by
+rfctool_test.py, which imports the test case."""
+
+import contextlib
+import csv
+import io
+import os
+import tempfile
+import unittest
+
+import rfc_e2e
+
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "test_data")
+BASE = os.path.join(DATA, "e2e-base-anon4k.log")
+PATCHED = os.path.join(DATA, "e2e-patched-anon4k.log")
+
+
+class E2ETest(unittest.TestCase):
+    def setUp(self) -> None:
+        self.base = rfc_e2e.read(BASE)
+        self.patched = rfc_e2e.read(PATCHED)
+
+    def row(self, log: rfc_e2e.Log, phase: str) -> dict:
+        return rfc_e2e.phase_row(log, log.backings["anon-4k"], phase)
+
+    def test_parse(self) -> None:
+        b = self.base.backings["anon-4k"]
+        self.assertTrue(self.base.done)
+        self.assertTrue(b.ok)
+        self.assertEqual(list(b.marks), list(rfc_e2e.MARKS))
+        self.assertEqual(b.region_pages, E2E_REGION_PAGES)
+        self.assertEqual(b.begin["thp"], "never")
+        self.assertEqual(self.base.tsc_mhz, E2E_TSC_MHZ)
+        # info stats vm and vcpu both land in the mark's stats.
+        self.assertEqual(b.stats["before"]["pages_4k"], E2E_BASE_BEFORE_PAGES_4K)
+        self.assertEqual(b.stats["before"]["pf_taken"], E2E_BASE_BEFORE_PF)
+        self.assertEqual(b.migrate["Migration status"], "completed")
+        self.assertEqual(len(b.passes), E2E_BASE_PASSES)
+
+    def test_phases(self) -> None:
+        # What the issue asks the e2e to show: the write-protect makes both
+        # kernels refault every page once; on the base the resolves refault
+        # and flush once per page, and the final whole-memory resolve once
+        # more; the patched kernel does neither.
+        for log in (self.base, self.patched):
+            r = self.row(log, "protect")
+            self.assertGreaterEqual(r["pf_per_page"], 0.95)
+            self.assertEqual(r["trace_full"], 1)
+        self.assertEqual(self.row(self.base, "check")["pf_taken"], E2E_BASE_CHECK_PF)
+        r = self.row(self.base, "resolve")
+        self.assertEqual(r["remote_tlb_flush_requests"], E2E_BASE_RESOLVE_FLUSH_REQ)
+        self.assertEqual(r["trace_full"], 2)
+        p = self.row(self.patched, "resolve")
+        self.assertEqual(p["pf_taken"], 0)
+        self.assertEqual(p["remote_tlb_flush_requests"], 0)
+        # Stopped at every mark, the stats and the trace count the same
+        # faults.
+        for log in (self.base, self.patched):
+            for ph in rfc_e2e.PHASES:
+                r = self.row(log, ph)
+                self.assertEqual(r["pf_taken"], r["trace_faults"], (log.path, ph))
+
+    def test_phase_passes(self) -> None:
+        b = self.base.backings["anon-4k"]
+        sel = rfc_e2e.phase_passes(b, "protect")
+        lo = int(b.marks["check"]["passes"]) + 1
+        hi = int(b.marks["protect"]["passes"])
+        self.assertEqual([p["pass"] for p in sel], list(range(lo, hi)))
+        self.assertEqual([p["pass"] for p in rfc_e2e.phase_passes(b, "before")],
+                         list(range(1, int(b.marks["before"]["passes"]))))
+
+    def test_percentile(self) -> None:
+        hist = [90, 0, 9, 1]
+        self.assertEqual(rfc_e2e.percentile(hist, 0.5), 1 << 11)
+        self.assertEqual(rfc_e2e.percentile(hist, 0.99), 1 << 13)
+        self.assertEqual(rfc_e2e.percentile(hist, 0.999), 1 << 14)
+        self.assertIsNone(rfc_e2e.percentile([0, 0], 0.5))
+
+    def test_cut_line(self) -> None:
+        with open(BASE) as f:
+            lines = f.read().splitlines()
+        lines.append("E2E-L2 backing=anon-4k: SNAPWORK pass=ffff tsc=12 slow=0 max=3 hist=1,")
+        log = rfc_e2e.parse(lines)
+        self.assertEqual(len(log.backings["anon-4k"].passes), E2E_BASE_PASSES)
+
+    def test_report(self) -> None:
+        with tempfile.TemporaryDirectory() as d:
+            hdr = os.path.join(d, "header.txt")
+            with open(hdr, "w") as f:
+                f.write("date=now\nqemu=QEMU 7.2\n")
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                rc = rfc_e2e.main([hdr, d, "base:1=" + BASE, "patched:1=" + PATCHED])
+            self.assertEqual(rc, 0)
+            with open(os.path.join(d, "e2e.md")) as f:
+                md = f.read()
+            self.assertIn("| resolve | remote_tlb_flush_requests | %d | 0 | 0.00 |"
+                          % E2E_BASE_RESOLVE_FLUSH_REQ, md)
+            self.assertIn("| check | guest page faults (pf_taken) | %d | 0 | 0.00 |"
+                          % E2E_BASE_CHECK_PF, md)
+            self.assertIn("only counts and ratios carry over", md.lower())
+            with open(os.path.join(d, "e2e.csv")) as f:
+                rows = list(csv.DictReader(f))
+            self.assertEqual(len(rows), 2 * len(rfc_e2e.PHASES))
+
+    def test_missing_log(self) -> None:
+        with tempfile.TemporaryDirectory() as d:
+            hdr = os.path.join(d, "header.txt")
+            open(hdr, "w").close()
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                rc = rfc_e2e.main([hdr, d, "base:1=" + os.path.join(d, "nope.log"),
+                                   "patched:1=" + PATCHED])
+            self.assertEqual(rc, 1)
+            self.assertIn("base kernel: the run did not finish", out.getvalue())
+
+
+# Figures of the captured logs.
+E2E_REGION_PAGES = 28640
+E2E_TSC_MHZ = 2599.997
+E2E_BASE_BEFORE_PAGES_4K = 28800
+E2E_BASE_BEFORE_PF = 28979
+E2E_BASE_PASSES = 227
+E2E_BASE_CHECK_PF = 28642
+E2E_BASE_RESOLVE_FLUSH_REQ = 27472
+
+if __name__ == "__main__":
+    unittest.main()
