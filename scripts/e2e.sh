@@ -32,7 +32,8 @@ NPTS=${RFC_E2E_NPT:-1}
 KERNELS=${RFC_E2E_KERNELS:-base patched}
 RESULTS=${RFC_RESULTS:-$TOP/results}
 case $MEM_MB in '' | *[!0-9]*) die "RFC_E2E_MEM_MB must be a number of MiB" ;; esac
-[ "$MEM_MB" -ge 64 ] && [ "$MEM_MB" -le 1024 ] || die "RFC_E2E_MEM_MB must be 64..1024"
+[ "$MEM_MB" -ge 64 ] && [ "$MEM_MB" -le 1024 ] && [ $((MEM_MB % 2)) -eq 0 ] ||
+	die "RFC_E2E_MEM_MB must be even and 64..1024 (2 MiB pages, and room in the 4 GiB outer guest)"
 case $PASSES in '' | *[!0-9]* | 0) die "RFC_E2E_PASSES must be a positive number" ;; esac
 for k in $KERNELS; do
 	case $k in base | patched) ;; *) die "RFC_E2E_KERNELS: unknown kernel '$k' (base, patched)" ;; esac
