@@ -5,18 +5,32 @@
 # What a pure permission upgrade of guest memory costs a KVM guest, base
 # vs patched kernel: bench/perm_upgrade_bench.c (mprotect R->RW, uffd-wp
 # resolve, a background-snapshot-like page-by-page resolve; anonymous 4KiB,
-# THP and hugetlb backing), one static binary built against the tree's KVM
-# selftest library, run in QEMU guests (TCG, nested SVM, as kvm-selftest)
-# on both kernels, with nested paging (npt=1) and shadow paging (npt=0).
-# Writes results/bench.md (tables, patched/base ratios), results/bench.csv
-# and results/bench.png.  Logs: build/bench/{base,patched}-nptN.log.
+# THP, private and shared hugetlb backing), one static binary built against
+# the tree's KVM selftest library, run in QEMU guests (TCG, nested SVM, as
+# kvm-selftest) on both kernels, with nested paging (npt=1) and shadow
+# paging (npt=0).  Each guest runs it twice: parked (the vCPU stopped while
+# the host changes protections: exact counts), then live (-L: vCPUs keep
+# running while host threads run a background snapshot and an mprotect
+# R/RW cycle; rates, flushes that kick vCPUs, guest read latency against a
+# quiet baseline).  khugepaged sleeps an hour between scans in the guest,
+# so that it does not collapse split THPs back in the middle of a run.
+# Writes results/bench.md (tables, patched/base ratios), results/bench.csv,
+# results/bench.png and results/bench-live.png.  Logs:
+# build/bench/{base,patched}-nptN.log.
 #
 # Ends with "bench: N passed, N failed", one per guest run that finished
-# with no kernel splat.
+# both modes with no kernel splat.
 #: RFC_BENCH_SIZE_MB  bench: guest region per measurement (default 64)
 #: RFC_BENCH_REPS     bench: repetitions, the tables show the median (default 5)
 #: RFC_BENCH_BATCHES  bench: snapshot scenario, guest passes over the resolves (8)
 #: RFC_BENCH_NPT      bench: which kvm_amd.npt runs (default "1 0")
+#: RFC_BENCH_LIVE_SIZE_MB  bench: guest region of the live mode (default 32; 0: no live mode)
+#: RFC_BENCH_LIVE_MS  bench: live mode: ms of the quiet baseline and of each
+#:                    scenario; the snapshot is paced over it (default 2000)
+#: RFC_BENCH_LIVE_VCPUS  bench: live mode: running vCPUs (default 2, the guest's CPUs)
+#: RFC_BENCH_LIVE_ARGS  bench: more perm_upgrade_bench -L options, e.g.
+#:                    "-i 100 -m 250 -p 32 -w 8" (sampling ms, mprotect phase ms,
+#:                    probe and write periods; default none)
 #: RFC_PREBUILT       bench, regress: 1 boots the bzImages already in
 #:                    build/guest-{base,patched} instead of (re)building them
 #: RFC_RESULTS        bench, regress: output directory (default results/)
@@ -28,6 +42,10 @@ SIZE_MB=${RFC_BENCH_SIZE_MB:-64}
 REPS=${RFC_BENCH_REPS:-5}
 BATCHES=${RFC_BENCH_BATCHES:-8}
 NPTS=${RFC_BENCH_NPT:-1 0}
+LIVE_MB=${RFC_BENCH_LIVE_SIZE_MB:-32}
+LIVE_MS=${RFC_BENCH_LIVE_MS:-2000}
+LIVE_VCPUS=${RFC_BENCH_LIVE_VCPUS:-2}
+LIVE_ARGS=${RFC_BENCH_LIVE_ARGS:-}
 RESULTS=${RFC_RESULTS:-$TOP/results}
 B=$BUILD/bench
 mkdir -p "$B" "$RESULTS"
@@ -45,8 +63,26 @@ make -s -C "$TREE/tools/testing/selftests/kvm" -f "$TOP/bench/kvm.mk" \
 	-j"$(nproc)" CC="ccache gcc" BENCH_DIR="$TOP/bench" OUTPUT="$B/kvm" \
 	EXTRA_CFLAGS=-static \
 	KHDR_INCLUDES="-isystem $BUILD/guest-patched/usr/include" "$bin" >&2
-"$TOP/scripts/mkinitramfs.sh" "$B/initramfs.cpio.gz" "$bin" \
-	-s "$SIZE_MB" -r "$REPS" -b "$BATCHES" >&2
+
+# The guest's /init runs suite/run: the parked mode, then the live mode.
+args="-s $SIZE_MB -r $REPS -b $BATCHES"
+live_args=
+[ "$LIVE_MB" = 0 ] ||
+	live_args="-L -s $LIVE_MB -T $LIVE_MS -v $LIVE_VCPUS${LIVE_ARGS:+ $LIVE_ARGS}"
+rm -rf "$B/suite"
+mkdir -p "$B/suite"
+cp "$bin" "$B/suite/"
+{
+	echo '#!/bin/sh'
+	echo '# Written by scripts/bench.sh.'
+	echo 'echo 3600000 >/sys/kernel/mm/transparent_hugepage/khugepaged/scan_sleep_millisecs'
+	echo 'rc=0'
+	echo "./perm_upgrade_bench $args || rc=1"
+	[ -z "$live_args" ] || echo "./perm_upgrade_bench $live_args || rc=1"
+	echo "exit \$rc"
+} >"$B/suite/run"
+chmod +x "$B/suite/run"
+"$TOP/scripts/mkinitramfs.sh" "$B/initramfs.cpio.gz" "$B/suite" >&2
 
 # What the report's header says about the setup (the QEMU command is read
 # from the guest logs).
@@ -57,7 +93,8 @@ make -s -C "$TREE/tools/testing/selftests/kvm" -f "$TOP/bench/kvm.mk" \
 	echo "tree_head=$(git -C "$TREE" describe --always --tags HEAD 2>/dev/null || echo unknown)"
 	echo "base_tag=$BASE_TAG $(git -C "$TREE" rev-parse --short "$BASE_TAG^{commit}" 2>/dev/null)"
 	echo "harness=$(git -C "$TOP" rev-parse --short HEAD 2>/dev/null || echo unknown)"
-	echo "args=-s $SIZE_MB -r $REPS -b $BATCHES"
+	echo "args=$args"
+	echo "live_args=$live_args"
 	echo "kernels=$([ "${RFC_PREBUILT:-0}" = 1 ] && echo prebuilt || echo rebuilt)"
 } >"$B/header.txt"
 
@@ -72,14 +109,15 @@ for npt in $NPTS; do
 		rc=0
 		"$TOP/scripts/run-guest.sh" "$kernel" "$B/initramfs.cpio.gz" "$npt" \
 			"$log" 2>"$log.verdict" || rc=$?
-		if [ "$rc" -ne 0 ] || ! grep -aq '^BENCH-DONE' "$log"; then
+		if [ "$rc" -ne 0 ] || ! grep -aq '^BENCH-DONE' "$log" ||
+			{ [ -n "$live_args" ] && ! grep -aq '^BENCH-LIVE-DONE' "$log"; }; then
 			info "$k kernel, npt=$npt: the benchmark did not finish cleanly (see $log)"
 			sed 's/^/    /' "$log.verdict" >&2
 			fail=$((fail + 1))
 		else
 			pass=$((pass + 1))
 		fi
-		info "$k kernel, npt=$npt: $(grep -ac '^BENCH ' "$log") BENCH lines in $(($(date +%s) - t0))s"
+		info "$k kernel, npt=$npt: $(grep -ac '^BENCH ' "$log") BENCH and $(grep -ac '^BENCH-LIVE ' "$log") BENCH-LIVE lines in $(($(date +%s) - t0))s"
 		logs="$logs $k:$npt=$log"
 	done
 done
@@ -91,6 +129,6 @@ python3 -c 'import matplotlib' 2>/dev/null ||
 	! /usr/bin/python3 -c 'import matplotlib' 2>/dev/null || py=/usr/bin/python3
 # shellcheck disable=SC2086 # one word per log
 "$py" "$RFCTOOL" bench "$B/header.txt" "$RESULTS" $logs
-info "wrote $RESULTS/bench.md, bench.csv, bench.png in $(($(date +%s) - start))s"
+info "wrote $RESULTS/bench.md, bench.csv, bench.png, bench-live.png in $(($(date +%s) - start))s"
 report bench "$pass" "$fail"
 [ "$fail" -eq 0 ]

@@ -1,27 +1,35 @@
 # SPDX-License-Identifier: GPL-2.0
 """The report of scripts/bench.sh: rfctool.py bench HEADER OUTDIR KERNEL:NPT=LOG...
 
-Read the "BENCH ..." lines that bench/perm_upgrade_bench prints in each
-guest log (KERNEL is base or patched, NPT the kvm_amd.npt of the run), and
-write OUTDIR/bench.md (one table per npt: every scenario and backing, base
-vs patched, median over the repetitions, patched/base ratio), bench.csv
-(every repetition, every key) and bench.png (refaults and guest pass time).
-HEADER holds key=value lines for the header of bench.md; the QEMU command
-comes from the logs (the guest runner writes it as their first line).
-Prints bench.md.
+Read what bench/perm_upgrade_bench prints in each guest log (KERNEL is base
+or patched, NPT the kvm_amd.npt of the run): the parked mode's "BENCH ..."
+lines, the live mode's "BENCH-LIVE*" lines and both modes' "BENCH-MEM"
+lines (see the program's header for their formats).  Write OUTDIR/bench.md,
+a section per npt: the parked table (every scenario and backing, base vs
+patched, median over the repetitions, patched/base ratio), the live table
+(rates, per-call figures, guest read latency against the quiet baseline)
+and the memory table (each run's backing before and after); bench.csv
+(every parked repetition and every live phase, every key); bench.png
+(parked: refaults and guest pass time) and bench-live.png (live: read
+latency distributions, refaults per second over the snapshot).  HEADER
+holds key=value lines for the header of bench.md; the QEMU command comes
+from the logs (the guest runner writes it as their first line).  Prints
+bench.md.
 """
 
 import csv
 import os
 import statistics
 import sys
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import rfc_guestlog
 
 KERNELS = ("base", "patched")
 SCENARIOS = ("mprotect", "uffd-wp", "snapshot")
-BACKINGS = ("anon-4k", "thp", "hugetlb")
+BACKINGS = ("anon-4k", "thp", "hugetlb", "hugetlb-shared")
+LIVE_SCENARIOS = ("snapshot", "mprotect")
+PHASES = ("baseline", "scenario")
 
 # (key in the BENCH lines or derived, label, scale, format, aggregate).
 # Counts: the median of the repetitions.  Times: the minimum, as under TCG
@@ -47,26 +55,30 @@ NO_RUN: Run = ([], [], {}, "?")
 def read_log(path: str) -> Tuple[List[Row], List[Row], Dict[str, str]]:
     """Rows (one per repetition: downgrade and upgrade keys merged), skips, info."""
     rows: Dict[Tuple[str, str, str], Row] = {}
+    mem: Dict[Tuple[str, str, str], Row] = {}
     skips: List[Row] = []
     info: Dict[str, str] = {}
-    try:
-        f = open(path, "rb")
-    except OSError:
-        return [], [], {}
-    with f:
-        for raw in f:
-            line = raw.decode("ascii", "replace").strip()
-            if line.startswith("BENCH-INFO "):
-                info = rfc_guestlog.parse_kv(line.split()[1:])
-            elif line.startswith("BENCH-SKIP "):
-                skips.append(rfc_guestlog.parse_kv(line.split()[1:]))
-            elif line.startswith("BENCH "):
-                kv = rfc_guestlog.parse_kv(line.split()[1:])
+    live = False
+    for line in log_lines(path):
+        if line.startswith("BENCH-INFO "):
+            info = rfc_guestlog.parse_kv(line.split()[1:])
+        elif line.startswith("BENCH-LIVE-INFO "):
+            live = True
+        elif line.startswith("BENCH-SKIP ") and not live:
+            skips.append(rfc_guestlog.parse_kv(line.split()[1:]))
+        elif line.startswith("BENCH-MEM "):
+            kv = rfc_guestlog.parse_kv(line.split()[1:])
+            if kv.get("mode") == "parked":
                 key = (kv["scenario"], kv["backing"], kv["rep"])
-                rows.setdefault(key, {}).update(kv)
+                mem.setdefault(key, {}).update(mem_keys(kv))
+        elif line.startswith("BENCH "):
+            kv = rfc_guestlog.parse_kv(line.split()[1:])
+            key = (kv["scenario"], kv["backing"], kv["rep"])
+            rows.setdefault(key, {}).update(kv)
     out = []
-    for kv in rows.values():
+    for key, kv in rows.items():
         kv.pop("phase", None)
+        kv.update(mem.get(key, {}))
         if "calls" in kv and int(kv["calls"]):
             kv["refaults_per_call"] = "%.4f" % (int(kv["pf_taken"]) / int(kv["calls"]))
         # Time of one re-read pass over that of the warm pass (no faults) just
@@ -79,6 +91,184 @@ def read_log(path: str) -> Tuple[List[Row], List[Row], Dict[str, str]]:
     return out, skips, info
 
 
+def log_lines(path: str) -> List[str]:
+    """The stripped lines of a guest log; none if it can't be read."""
+    try:
+        with open(path, "rb") as f:
+            return [raw.decode("ascii", "replace").strip() for raw in f]
+    except OSError:
+        return []
+
+
+MEM_KEYS = ("anon_huge_kb", "private_hugetlb_kb", "shared_hugetlb_kb", "thp_split_pmd",
+            "thp_collapse_alloc", "hugepages_total", "hugepages_free", "pages_4k",
+            "pages_2m")
+
+
+def mem_keys(kv: Row) -> Row:
+    """A BENCH-MEM line's values as mem_before_KEY / mem_after_KEY."""
+    return {"mem_%s_%s" % (kv.get("when", "?"), k): kv[k] for k in MEM_KEYS if k in kv}
+
+
+class LiveRun:
+    """One live run (a scenario on a backing, a fresh VM): per phase its
+    BENCH-LIVE keys, its histogram [(lo, hi, count)] in TSC cycles and the
+    TSC kHz; the samples in time order; the BENCH-MEM keys (mem_*)."""
+
+    def __init__(self) -> None:
+        self.phases: Dict[str, Row] = {}
+        self.hist: Dict[str, List[Tuple[int, int, int]]] = {}
+        self.tsc_khz: Dict[str, int] = {}
+        self.samples: List[Row] = []
+        self.mem: Row = {}
+
+
+class LiveLog:
+    """The live mode's part of a guest log."""
+
+    def __init__(self) -> None:
+        self.info: Dict[str, str] = {}
+        self.done = False
+        self.runs: Dict[Tuple[str, str], LiveRun] = {}
+        self.skips: List[Row] = []
+
+
+def parse_hist(text: str) -> List[Tuple[int, int, int]]:
+    """"LO-HI:COUNT,..." as [(lo, hi, count)], sorted."""
+    out = []
+    for item in text.split(","):
+        if not item:
+            continue
+        rng, _, count = item.partition(":")
+        lo, _, hi = rng.partition("-")
+        out.append((int(lo), int(hi), int(count)))
+    return sorted(out)
+
+
+def read_live(path: str) -> LiveLog:
+    log = LiveLog()
+    for line in log_lines(path):
+        if line.startswith("BENCH-LIVE-INFO "):
+            log.info = rfc_guestlog.parse_kv(line.split()[1:])
+            continue
+        if line.startswith("BENCH-LIVE-DONE"):
+            log.done = True
+            continue
+        if not log.info:
+            continue
+        tag = line.split(" ", 1)[0]
+        if tag not in ("BENCH-LIVE", "BENCH-LIVE-SAMPLE", "BENCH-LIVE-HIST",
+                       "BENCH-MEM", "BENCH-SKIP"):
+            continue
+        kv = rfc_guestlog.parse_kv(line.split()[1:])
+        if tag == "BENCH-SKIP":
+            log.skips.append(kv)
+            continue
+        if tag == "BENCH-MEM" and kv.get("mode") != "live":
+            continue
+        run = log.runs.setdefault((kv["scenario"], kv["backing"]), LiveRun())
+        if tag == "BENCH-LIVE":
+            run.phases[kv["phase"]] = kv
+        elif tag == "BENCH-LIVE-SAMPLE":
+            run.samples.append(kv)
+        elif tag == "BENCH-LIVE-HIST":
+            run.hist[kv["phase"]] = parse_hist(kv.get("hist", ""))
+            run.tsc_khz[kv["phase"]] = int(kv["tsc_khz"])
+        else:
+            run.mem.update(mem_keys(kv))
+    for run in log.runs.values():
+        run.samples.sort(key=lambda r: float(r["t_ms"]))
+    return log
+
+
+def hist_quantile(hist: List[Tuple[int, int, int]], q: int) -> Optional[int]:
+    """As the program computes it: the upper bound (cycles) of the bucket
+    that holds the ceil(q / 10000 * n)-th of the n probes."""
+    n = sum(c for _, _, c in hist)
+    if not n:
+        return None
+    rank = (q * n + 9999) // 10000
+    total = 0
+    for _, hi, c in hist:
+        total += c
+        if total >= rank:
+            return hi
+    return hist[-1][1]
+
+
+# Latency percentiles: (key of the BENCH-LIVE line, q in 1/10000, label).
+QUANTILES = (("p50_ns", 5000, "p50"), ("p99_ns", 9900, "p99"),
+             ("p999_ns", 9990, "p99.9"), ("p9999_ns", 9999, "p99.99"))
+
+
+def latency_ns(run: LiveRun, phase: str, key: str) -> Optional[float]:
+    """A phase's latency figure in ns: the percentiles from its histogram
+    (the program's own figure if the histogram is missing), the mean as
+    printed."""
+    for k, q, _ in QUANTILES:
+        if k == key and run.hist.get(phase) and run.tsc_khz.get(phase):
+            cyc = hist_quantile(run.hist[phase], q)
+            return None if cyc is None else float(cyc * 1000000 // run.tsc_khz[phase])
+    v = run.phases.get(phase, {}).get(key)
+    return None if v is None else float(v)
+
+
+def num(row: Row, key: str) -> Optional[float]:
+    v = row.get(key)
+    return None if v is None or v == "" else float(v)
+
+
+def per_second(run: LiveRun, key: str) -> Optional[float]:
+    sc = run.phases.get("scenario", {})
+    v, ms = num(sc, key), num(sc, "ms")
+    return None if v is None or not ms else v * 1000 / ms
+
+
+def per_call(run: LiveRun, key: str) -> Optional[float]:
+    sc = run.phases.get("scenario", {})
+    v, calls = num(sc, key), num(sc, "calls")
+    return None if v is None or not calls else v / calls
+
+
+def rate_series(run: LiveRun, key: str = "pf_taken") -> List[Tuple[float, float]]:
+    """(seconds since the scenario started, KEY per second over the interval
+    that ends there) for each sample of the scenario."""
+    base_ms = num(run.phases.get("baseline", {}), "ms") or 0.0
+    out = []
+    prev: Optional[Row] = None
+    for s in run.samples:
+        if prev is not None and s.get("phase") == "scenario":
+            dt = (float(s["t_ms"]) - float(prev["t_ms"])) / 1000
+            if dt > 0:
+                out.append(((float(s["t_ms"]) - base_ms) / 1000,
+                            (float(s[key]) - float(prev[key])) / dt))
+        prev = s
+    return out
+
+
+# The live table: (label, value of a run, format, latency?).  Latency rows
+# show "scenario (baseline)" and compare the scenario figures.
+LiveMetric = Tuple[str, Callable[[LiveRun], Optional[float]], str]
+LIVE_METRICS: Tuple[LiveMetric, ...] = (
+    ("wall time (s)", lambda r: (num(r.phases.get("scenario", {}), "ms") or 0) / 1000
+     if "scenario" in r.phases else None, "{:.2f}"),
+    ("calls (resolves / mprotect RW)", lambda r: num(r.phases.get("scenario", {}), "calls"),
+     "{:.0f}"),
+    ("pf_taken/s", lambda r: per_second(r, "pf_taken"), "{:.0f}"),
+    ("pf_fixed/s", lambda r: per_second(r, "pf_fixed"), "{:.0f}"),
+    ("remote_tlb_flush/s", lambda r: per_second(r, "tlb_flush"), "{:.1f}"),
+    ("remote_tlb_flush_requests/s", lambda r: per_second(r, "tlb_flush_req"), "{:.1f}"),
+    ("faults (pf_taken) per call", lambda r: per_call(r, "pf_taken"), "auto"),
+    ("faults fixed (pf_fixed) per call", lambda r: per_call(r, "pf_fixed"), "auto"),
+    ("flush requests per call", lambda r: per_call(r, "call_flush_req"), "auto"),
+    ("zapped SPTEs per call, at least", lambda r: per_call(r, "call_zapped"), "auto"),
+    ("zapped SPTEs per call, at most", lambda r: per_call(r, "call_zapped_max"), "auto"),
+    ("host time per call (us)", lambda r: None if per_call(r, "call_ns") is None
+     else (per_call(r, "call_ns") or 0) / 1000, "{:.1f}"),
+)
+LATENCY_METRICS = (("mean_ns", "mean"),) + tuple((k, l) for k, _, l in QUANTILES)
+
+
 def aggregate(rows: List[Row], key: str, how: str) -> Optional[float]:
     vals = [float(r[key]) for r in rows if key in r]
     if not vals:
@@ -87,7 +277,12 @@ def aggregate(rows: List[Row], key: str, how: str) -> Optional[float]:
 
 
 def fmt(v: Optional[float], scale: float, f: str) -> str:
-    return "n/a" if v is None else f.format(v * scale)
+    """"auto": no decimals from 100 on, three below."""
+    if v is None:
+        return "n/a"
+    if f == "auto":
+        f = "{:.0f}" if abs(v * scale) >= 100 else "{:.3f}"
+    return f.format(v * scale)
 
 
 def ratio(b: Optional[float], p: Optional[float]) -> str:
@@ -98,28 +293,141 @@ def ratio(b: Optional[float], p: Optional[float]) -> str:
     return "{:.2f}".format(p / b)
 
 
+def live_runs(lives: Dict[str, Dict[str, LiveLog]], npt: str, kernel: str,
+              sc: str, bk: str) -> Optional[LiveRun]:
+    log = lives.get(npt, {}).get(kernel)
+    return None if log is None else log.runs.get((sc, bk))
+
+
+def live_table(lives: Dict[str, Dict[str, LiveLog]], npt: str) -> List[str]:
+    md = ["| scenario | backing | metric | base | patched | patched/base |",
+          "| --- | --- | --- | ---: | ---: | ---: |"]
+    for sc in LIVE_SCENARIOS:
+        for bk in BACKINGS:
+            r = {k: live_runs(lives, npt, k, sc, bk) for k in KERNELS}
+            if not any(x is not None and "scenario" in x.phases for x in r.values()):
+                continue
+            for label, fn, form in LIVE_METRICS:
+                b = fn(r["base"]) if r["base"] else None
+                p = fn(r["patched"]) if r["patched"] else None
+                md.append("| %s | %s | %s | %s | %s | %s |" % (
+                    sc, bk, label, fmt(b, 1, form), fmt(p, 1, form), ratio(b, p)))
+            for key, label in LATENCY_METRICS:
+                cells, vals = [], []
+                for k in KERNELS:
+                    run = r[k]
+                    v = latency_ns(run, "scenario", key) if run else None
+                    q = latency_ns(run, "baseline", key) if run else None
+                    vals.append(v)
+                    cells.append("%s (%s)" % (fmt(v, 1, "{:.0f}"), fmt(q, 1, "{:.0f}")))
+                md.append("| %s | %s | read latency %s, ns: scenario (baseline) | %s | %s | %s |"
+                          % (sc, bk, label, cells[0], cells[1], ratio(vals[0], vals[1])))
+            if sc == "snapshot":
+                for key, label in (("by_fault", "units resolved by the fault handler"),):
+                    b = num(r["base"].phases.get("scenario", {}), key) if r["base"] else None
+                    p = num(r["patched"].phases.get("scenario", {}), key) \
+                        if r["patched"] else None
+                    md.append("| %s | %s | %s | %s | %s | %s |" % (
+                        sc, bk, label, fmt(b, 1, "{:.0f}"), fmt(p, 1, "{:.0f}"),
+                        ratio(b, p)))
+    return md
+
+
+def mem_cell(mem: Row, keys: Tuple[str, ...], delta: bool = False) -> str:
+    """"before -> after" of the sum of KEYS; "+N" (after - before) if delta."""
+    vals = []
+    for when in ("before", "after"):
+        got = [mem.get("mem_%s_%s" % (when, k)) for k in keys]
+        if any(v is None or v == "" for v in got):
+            return "n/a"
+        vals.append(sum(int(v or 0) for v in got))
+    if delta:
+        return "+%d" % (vals[1] - vals[0])
+    return "%d" % vals[0] if vals[0] == vals[1] else "%d → %d" % (vals[0], vals[1])
+
+
+def memory_table(runs: Dict[str, Run], lives: Dict[str, LiveLog]) -> List[str]:
+    md = ["| mode | scenario | backing | kernel | AnonHugePages kB | hugetlb mapped kB "
+          "| HugePages_Free | thp_split_pmd | thp_collapse_alloc | pages_4k | pages_2m |",
+          "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    entries: List[Tuple[str, str, str, str, Row]] = []
+    for sc in SCENARIOS:
+        for bk in BACKINGS:
+            for k in KERNELS:
+                # The first repetition: the others start from the same state.
+                rows = [r for r in runs.get(k, NO_RUN)[0]
+                        if r["scenario"] == sc and r["backing"] == bk and r["rep"] == "0"]
+                if rows:
+                    entries.append(("parked", sc, bk, k, rows[0]))
+    for sc in LIVE_SCENARIOS:
+        for bk in BACKINGS:
+            for k in KERNELS:
+                log = lives.get(k)
+                run = log.runs.get((sc, bk)) if log else None
+                if run and run.mem:
+                    entries.append(("live", sc, bk, k, run.mem))
+    for mode, sc, bk, k, mem in entries:
+        md.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            mode, sc, bk, k, mem_cell(mem, ("anon_huge_kb",)),
+            mem_cell(mem, ("private_hugetlb_kb", "shared_hugetlb_kb")),
+            mem_cell(mem, ("hugepages_free",)),
+            mem_cell(mem, ("thp_split_pmd",), True),
+            mem_cell(mem, ("thp_collapse_alloc",), True),
+            mem_cell(mem, ("pages_4k",)), mem_cell(mem, ("pages_2m",))))
+    return md
+
+
+def live_csv_rows(lives: Dict[str, Dict[str, LiveLog]]) -> List[Row]:
+    """One row per live run and phase: its BENCH-LIVE keys, the percentiles
+    from its histogram, the memory keys on the scenario row."""
+    out = []
+    for npt in sorted(lives, reverse=True):
+        for kernel in KERNELS:
+            log = lives[npt].get(kernel)
+            if log is None:
+                continue
+            for (sc, bk), run in log.runs.items():
+                for phase in PHASES:
+                    if phase not in run.phases:
+                        continue
+                    r = dict(run.phases[phase], kernel=kernel, npt=npt, mode="live",
+                              kernel_release=log.info.get("kernel", ""))
+                    for key, _, _ in QUANTILES:
+                        v = latency_ns(run, phase, key)
+                        if v is not None:
+                            r["hist_" + key] = "%d" % v
+                    if phase == "scenario":
+                        r.update(run.mem)
+                    out.append(r)
+    return out
+
+
 def main(argv: List[str]) -> int:
     if len(argv) < 3:
         sys.exit(__doc__)
     outdir = argv[1]
     header, specs = rfc_guestlog.report_inputs(argv[0], argv[2:])
     runs: Dict[str, Dict[str, Run]] = {}    # npt -> kernel -> (rows, skips, info, log)
+    lives: Dict[str, Dict[str, LiveLog]] = {}   # npt -> kernel -> live part
     for kernel, npt, path in specs:
         runs.setdefault(npt, {})[kernel] = read_log(path) + (path,)
+        lives.setdefault(npt, {})[kernel] = read_live(path)
 
     os.makedirs(outdir, exist_ok=True)
 
-    # CSV: every repetition, every key.
-    keys = ["kernel", "npt", "kernel_release"]
+    # CSV: every parked repetition and every live phase, every key.
+    keys = ["kernel", "npt", "kernel_release", "mode"]
     allrows: List[Row] = []
     for npt in sorted(runs, reverse=True):
         for kernel in KERNELS:
             rows, _, info, _ = runs[npt].get(kernel, NO_RUN)
             for r in rows:
-                r = dict(r, kernel=kernel, npt=npt,
+                r = dict(r, kernel=kernel, npt=npt, mode="parked",
                          kernel_release=info.get("kernel", ""))
                 allrows.append(r)
-                keys += [k for k in r if k not in keys]
+    allrows += live_csv_rows(lives)
+    for r in allrows:
+        keys += [k for k in r if k not in keys]
     with open(os.path.join(outdir, "bench.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=keys, restval="")
         w.writeheader()
@@ -130,12 +438,23 @@ def main(argv: List[str]) -> int:
     md.append("")
     md.append("Generated by `scripts/bench.sh` (`bench/perm_upgrade_bench.c`).")
     md.append("")
+    md.append("**Every figure here is taken under TCG: KVM runs nested in a QEMU/TCG "
+              "guest, so times, rates and latencies are those of an emulated machine "
+              "(an IPI to a CPU running a nested guest costs about a millisecond). Only "
+              "the counts (faults, zaps, flush requests per call) and the patched/base "
+              "ratios of counts carry over to real hardware.**")
+    md.append("")
     rel: Dict[str, str] = {}
     for npt in runs:
         for kernel in KERNELS:
-            info = runs[npt].get(kernel, NO_RUN)[2]
+            info = runs[npt].get(kernel, NO_RUN)[2] or lives[npt][kernel].info
             if info.get("kernel"):
                 rel[kernel] = info["kernel"]
+    live_info: Dict[str, str] = {}
+    for npt in lives:
+        for kernel in KERNELS:
+            if kernel in lives[npt] and lives[npt][kernel].info:
+                live_info = lives[npt][kernel].info
     md.append("| | |")
     md.append("| --- | --- |")
     md.append("| date | %s |" % header.get("date", "?"))
@@ -150,6 +469,15 @@ def main(argv: List[str]) -> int:
     md.append("| host | %s |" % header.get("host_cpu", "?"))
     md.append("| benchmark | `perm_upgrade_bench %s` (region MiB, repetitions, snapshot batches); counts: median of the repetitions, times: minimum (all in bench.csv) |"
               % header.get("args", "?"))
+    if header.get("live_args") or live_info:
+        md.append("| live mode | `perm_upgrade_bench %s`: %s vCPUs running, %s ms quiet baseline "
+                  "and %s ms scenarios, samples every %s ms, mprotect phases of %s ms, a probe "
+                  "every %s accesses, snapshot writes to 1 page in %s; khugepaged scans every %s ms |"
+                  % (header.get("live_args", "?"), live_info.get("vcpus", "?"),
+                     live_info.get("ms", "?"), live_info.get("ms", "?"),
+                     live_info.get("interval_ms", "?"), live_info.get("mprotect_ms", "?"),
+                     live_info.get("probe_every", "?"), live_info.get("write_every", "?"),
+                     live_info.get("khugepaged_sleep_ms", "?")))
     md.append("")
     md.append("Scenarios: **mprotect**: guest writes the region, `mprotect(R)`, guest reads "
               "(read-only SPTEs), `mprotect(RW)` (the upgrade, timed), guest re-reads (timed). "
@@ -167,10 +495,47 @@ def main(argv: List[str]) -> int:
               "without faults that precedes the downgrade in the same VM (1.00 = no refault "
               "cost). Ratio: patched/base; `=` both zero, `inf` base zero.")
     md.append("")
+    md.append("Live mode: a fresh VM per scenario and backing, its vCPUs sweeping the region "
+              "without a stop (the snapshot scenario's guest writes one page in N, always the "
+              "same ones, and reads the others; the mprotect scenario's guest only reads, since "
+              "a write under `PROT_READ` would fail KVM_RUN), first for a quiet baseline, then "
+              "while the host runs the scenario. **snapshot**: QEMU's background snapshot: "
+              "`UFFDIO_WRITEPROTECT` of the region, then a save thread copies and unprotects it "
+              "4 KiB at a time (2 MiB on hugetlb), paced over the scenario's length, while a "
+              "handler thread saves and unprotects at once each unit the guest writes to (the "
+              "write waits in `handle_userfault()` until then). **mprotect**: `mprotect(R)` and "
+              "`mprotect(RW)` in turn. Rates are over the scenario's wall time; "
+              "`remote_tlb_flush` now counts the flushes that had to kick a running vCPU. "
+              "Calls: the resolves (snapshot) or the `mprotect(RW)` calls; per call: "
+              "pf_taken / pf_fixed of the whole scenario over the calls (so on the snapshot "
+              "they include the refault of every page after the initial write-protect, which "
+              "zaps on both kernels: about 1 per 4 KiB resolve plus what the resolves zapped), "
+              "flush requests and zapped SPTEs read right around each call. The vCPUs keep "
+              "faulting pages in while a call runs, which hides zaps from the drop of "
+              "`pages_4k` + `pages_2m`: the zapped SPTEs are given as bounds, at least the drop, "
+              "at most the drop plus the faults fixed in the call's window (with the TDP MMU a "
+              "fixed fault adds at most one leaf SPTE; with shadow paging the upper bound is "
+              "approximate); flush requests per call are exact as far as vCPU faults request "
+              "none. Read latency: each vCPU times one read of a pseudo-random page of the "
+              "region every few accesses with RDTSC (log-linear histogram in guest memory, "
+              "converted with KVM_GET_TSC_KHZ); a percentile is the upper bound of the "
+              "histogram bucket it falls in; the quiet baseline of the same VM is in "
+              "parentheses. Few reads fault (the sweeping vCPUs refault a zapped page within "
+              "milliseconds), so the refault cost shows in the mean and the far tail first.")
+    md.append("")
+    md.append("Memory: the backing's state before the measurement (region populated) and "
+              "after it, `before → after` (one number if unchanged), first repetition for the "
+              "parked mode: the process's AnonHugePages and Private_Hugetlb + Shared_Hugetlb "
+              "(`/proc/self/smaps_rollup`), HugePages_Free (`/proc/meminfo`), the rise of "
+              "`thp_split_pmd` and `thp_collapse_alloc` (`/proc/vmstat`), the VM's `pages_4k` "
+              "and `pages_2m` (including a few SPTEs of the program's own memslot).")
+    md.append("")
 
     for npt in sorted(runs, reverse=True):
         paging = "TDP (nested paging)" if npt == "1" else "shadow paging"
         md.append("## kvm_amd.npt=%s: %s" % (npt, paging))
+        md.append("")
+        md.append("### Parked vCPU")
         md.append("")
         for kernel in KERNELS:
             rows, skips, info, path = runs[npt].get(kernel, NO_RUN)
@@ -199,18 +564,45 @@ def main(argv: List[str]) -> int:
                         sc, bk, label, fmt(b, scale, form), fmt(p, scale, form),
                         ratio(b, p)))
         md.append("")
+        md.append("### Live vCPUs")
+        md.append("")
+        for kernel in KERNELS:
+            log = lives[npt].get(kernel)
+            path = runs[npt].get(kernel, NO_RUN)[3]
+            if log is None or not log.runs:
+                md.append("**%s kernel: no live results** (log: `%s`)" % (kernel, path))
+                md.append("")
+                continue
+            if not log.done:
+                md.append("**%s kernel: the live mode did not finish** (log: `%s`)"
+                          % (kernel, path))
+                md.append("")
+            for s in log.skips:
+                md.append("%s kernel: skipped live %s/%s: %s" % (
+                    kernel, s.get("scenario"), s.get("backing"), s.get("reason")))
+                md.append("")
+        md += live_table(lives, npt)
+        md.append("")
+        md.append("### Memory")
+        md.append("")
+        md += memory_table(runs[npt], lives[npt])
+        md.append("")
 
     md.append("![refaults and guest pass time](bench.png)")
+    md.append("")
+    md.append("![live mode: read latency and refaults over the snapshot](bench-live.png)")
     md.append("")
     text = "\n".join(md)
     with open(os.path.join(outdir, "bench.md"), "w") as f:
         f.write(text)
     print(text)
     plot(runs, os.path.join(outdir, "bench.png"))
+    plot_live(lives, os.path.join(outdir, "bench-live.png"))
     return 0
 
 
-def plot(runs: Dict[str, Dict[str, Run]], path: str) -> None:
+def pyplot(path: str) -> Any:
+    """matplotlib.pyplot, or None (and a word on stderr) if it is missing."""
     try:
         import matplotlib  # type: ignore
         matplotlib.use("Agg")
@@ -218,6 +610,13 @@ def plot(runs: Dict[str, Dict[str, Run]], path: str) -> None:
     except ImportError:
         print("rfctool.py bench: matplotlib missing (apt-get install python3-matplotlib), no %s"
               % path, file=sys.stderr)
+        return None
+    return plt
+
+
+def plot(runs: Dict[str, Dict[str, Run]], path: str) -> None:
+    plt = pyplot(path)
+    if plt is None:
         return
     npts = sorted(runs, reverse=True)
     fig, axes = plt.subplots(len(npts), 2, figsize=(14, 4.5 * len(npts)), squeeze=False)
@@ -249,3 +648,68 @@ def plot(runs: Dict[str, Dict[str, Run]], path: str) -> None:
     fig.tight_layout()
     fig.savefig(path, dpi=100)
 
+
+
+def plot_live(lives: Dict[str, Dict[str, LiveLog]], path: str) -> None:
+    """Per npt: the read latency distribution (fraction of reads at least
+    that slow) of each scenario and backing, base vs patched, baselines
+    dotted; and the faults per second over the snapshot (pf_fixed: faults
+    that mapped a page, pf_taken: all of them, retries included), base vs
+    patched."""
+    if not any(log.runs for by_kernel in lives.values() for log in by_kernel.values()):
+        return
+    plt = pyplot(path)
+    if plt is None:
+        return
+    npts = sorted(lives, reverse=True)
+    nrows = 3 * len(npts)
+    fig, axes = plt.subplots(nrows, len(BACKINGS), figsize=(5 * len(BACKINGS), 3.6 * nrows),
+                             squeeze=False)
+    colors = {"base": "#c0504d", "patched": "#4f81bd"}
+    for i, npt in enumerate(npts):
+        mode = "TDP" if npt == "1" else "shadow"
+        for j, bk in enumerate(BACKINGS):
+            for row, sc in enumerate(LIVE_SCENARIOS):
+                ax = axes[3 * i + row][j]
+                for kernel in KERNELS:
+                    run = live_runs(lives, npt, kernel, sc, bk)
+                    if run is None:
+                        continue
+                    for phase, style in (("scenario", "-"), ("baseline", ":")):
+                        hist, khz = run.hist.get(phase), run.tsc_khz.get(phase)
+                        if not hist or not khz:
+                            continue
+                        n = sum(c for _, _, c in hist)
+                        xs, ys, left = [], [], n
+                        for lo, _, c in hist:
+                            xs.append(lo * 1e6 / khz)
+                            ys.append(left / n)
+                            left -= c
+                        ax.step(xs, ys, where="post", linestyle=style, color=colors[kernel],
+                                label="%s %s" % (kernel, phase))
+                ax.set_xscale("log")
+                ax.set_yscale("log")
+                ax.set_xlabel("read latency (ns, TCG)", fontsize=8)
+                ax.set_ylabel("fraction of reads at least that slow", fontsize=8)
+                ax.set_title("npt=%s (%s) %s %s: read latency" % (npt, mode, sc, bk),
+                             fontsize=9)
+                ax.legend(fontsize=7)
+                ax.grid(alpha=0.3)
+            ax = axes[3 * i + 2][j]
+            for kernel in KERNELS:
+                run = live_runs(lives, npt, kernel, "snapshot", bk)
+                if run is None:
+                    continue
+                for key, style in (("pf_fixed", "-"), ("pf_taken", ":")):
+                    series = rate_series(run, key)
+                    if series:
+                        ax.plot([t for t, _ in series], [v for _, v in series], style,
+                                marker=".", color=colors[kernel], label="%s %s" % (kernel, key))
+            ax.set_xlabel("seconds since the snapshot started", fontsize=8)
+            ax.set_ylabel("faults per second", fontsize=8)
+            ax.set_title("npt=%s (%s) snapshot %s: refaults per second" % (npt, mode, bk),
+                         fontsize=9)
+            ax.legend(fontsize=7)
+            ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=80)

@@ -272,6 +272,164 @@ class ReportTest(unittest.TestCase):
         self.assertRegex(md, r"regress: \d+ passed, 1 failed")
 
 
+class LiveBenchTest(unittest.TestCase):
+    """The live mode's part of the bench report, on trimmed guest logs of a
+    real make bench run (npt=1; the live runs snapshot/anon-4k,
+    snapshot/thp and mprotect/anon-4k, and the parked snapshot/thp rep 0)."""
+
+    BASE = "bench-live-base-npt1.log"
+    PATCHED = "bench-live-patched-npt1.log"
+
+    def setUp(self) -> None:
+        self.tmp = tempfile.mkdtemp()
+        self.header = os.path.join(self.tmp, "header.txt")
+        with open(self.header, "w") as f:
+            f.write("date=2026-12-01 03:47 UTC\nlive_args=-L -s 32 -T 2000 -v 2\n")
+
+    def tearDown(self) -> None:
+        shutil.rmtree(self.tmp)
+
+    def report(self, base: str, patched: str) -> str:
+        import contextlib
+        out = os.path.join(self.tmp, "out")
+        with redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            rc = rfctool.main(["bench", self.header, out, "base:1=" + base,
+                               "patched:1=" + patched])
+        self.assertEqual(rc, 0)
+        with open(os.path.join(out, "bench.md")) as f:
+            return f.read()
+
+    @staticmethod
+    def table(md: str) -> dict:
+        """Rows of the markdown tables: first three cells -> the others."""
+        rows = {}
+        for l in md.splitlines():
+            cells = [c.strip() for c in l.split("|")[1:-1]]
+            if len(cells) >= 6:
+                rows[tuple(cells[:3])] = cells[3:]
+        return rows
+
+    def test_parse(self) -> None:
+        import rfc_bench
+        log = rfc_bench.read_live(data(self.BASE))
+        self.assertTrue(log.done)
+        self.assertEqual(log.info["vcpus"], "2")
+        self.assertEqual(sorted(log.runs), [("mprotect", "anon-4k"), ("snapshot", "anon-4k"),
+                                            ("snapshot", "thp")])
+        run = log.runs[("snapshot", "anon-4k")]
+        sc = run.phases["scenario"]
+        self.assertEqual((sc["calls"], sc["call_flush_req"], sc["pf_fixed"]),
+                         ("8192", "6885", "15081"))
+        self.assertEqual(run.tsc_khz["scenario"], 2600025)
+        self.assertEqual(len(run.samples), 43)
+        self.assertEqual(run.mem["mem_before_pages_4k"], "8224")
+        # Parked lines are not live runs, the parked BENCH-MEM lines are
+        # merged into their parked row.
+        rows, skips, info = rfc_bench.read_log(data(self.BASE))
+        self.assertEqual(len(rows), 1)
+        self.assertEqual((rows[0]["mem_before_anon_huge_kb"], rows[0]["mem_after_anon_huge_kb"]),
+                         ("65536", "0"))
+
+    def test_histogram_matches_program(self) -> None:
+        # The report's percentiles come from the histogram; the program
+        # prints its own: they must agree, and the histogram must hold
+        # every probe.
+        import rfc_bench
+        n = 0
+        for name in (self.BASE, self.PATCHED):
+            for run in rfc_bench.read_live(data(name)).runs.values():
+                for phase in rfc_bench.PHASES:
+                    row = run.phases[phase]
+                    self.assertEqual(sum(c for _, _, c in run.hist[phase]), int(row["probes"]))
+                    for key, _, _ in rfc_bench.QUANTILES:
+                        self.assertEqual(rfc_bench.latency_ns(run, phase, key), float(row[key]),
+                                         (name, phase, key))
+                        n += 1
+        self.assertEqual(n, 2 * 3 * 2 * 4)
+        # ceil(q * n)-th probe: with 4 probes in [10, 11) and 1 in [20, 22),
+        # p50 is 11 cycles, p99 22; at 1 MHz, 1 cycle is 1000 ns.
+        hist = [(10, 11, 4), (20, 22, 1)]
+        self.assertEqual(rfc_bench.hist_quantile(hist, 5000), 11)
+        self.assertEqual(rfc_bench.hist_quantile(hist, 8000), 11)
+        self.assertEqual(rfc_bench.hist_quantile(hist, 8001), 22)
+        self.assertIsNone(rfc_bench.hist_quantile([], 5000))
+
+    def test_rate_series(self) -> None:
+        import rfc_bench
+        run = rfc_bench.read_live(data(self.BASE)).runs[("mprotect", "anon-4k")]
+        series = rfc_bench.rate_series(run, "pf_fixed")
+        # 9 samples in the scenario, which starts at 2002.3 ms; the first
+        # interval, 2001.9 -> 2250.6 ms, took pf_fixed from 8226 to 12651.
+        self.assertEqual(len(series), 9)
+        t, v = series[0]
+        self.assertAlmostEqual(t, (2250.6 - 2002.3) / 1000)
+        self.assertAlmostEqual(v, (12651 - 8226) / 0.2487, places=3)
+
+    def test_report(self) -> None:
+        md = self.report(data(self.BASE), data(self.PATCHED))
+        self.assertIn("### Live vCPUs", md)
+        self.assertIn("Every figure here is taken under TCG", md)
+        self.assertIn("2 vCPUs running", md)
+        rows = self.table(md)
+        # pf_taken 28726 over 8693.1 ms, 9314 over 5377.9 ms.
+        self.assertEqual(rows[("snapshot", "anon-4k", "pf_taken/s")], ["3304", "1732", "0.52"])
+        # 6885 flush requests over 8192 resolves; none on the patched kernel.
+        self.assertEqual(rows[("snapshot", "anon-4k", "flush requests per call")],
+                         ["0.840", "0.000", "0.00"])
+        self.assertEqual(rows[("snapshot", "anon-4k", "zapped SPTEs per call, at least")],
+                         ["0.522", "0.000", "0.00"])
+        self.assertEqual(rows[("snapshot", "anon-4k", "remote_tlb_flush/s")],
+                         ["430.7", "0.4", "0.00"])
+        # One R/RW cycle: the base kernel refaults the region twice.
+        self.assertEqual(rows[("mprotect", "anon-4k", "faults fixed (pf_fixed) per call")],
+                         ["16388", "8196", "0.50"])
+        self.assertEqual(rows[("mprotect", "anon-4k",
+                               "read latency p99.9, ns: scenario (baseline)")],
+                         ["44110 (4529)", "40959 (4529)", "0.93"])
+        # Memory: a 4KiB resolve splits every THP, on both kernels.
+        self.assertEqual(rows[("live", "snapshot", "thp")][1:6],
+                         ["32768 → 0", "0", "64", "+16", "+0"])
+        self.assertEqual(rows[("parked", "snapshot", "thp")][1:5],
+                         ["65536 → 0", "0", "64", "+32"])
+        # The parked table is still there.
+        self.assertEqual(rows[("snapshot", "thp", "pf_taken (re-read)")][:2],
+                         ["16384", "16384"])
+
+    def test_csv(self) -> None:
+        self.report(data(self.BASE), data(self.PATCHED))
+        import csv
+        with open(os.path.join(self.tmp, "out", "bench.csv")) as f:
+            rows = list(csv.DictReader(f))
+        live = [r for r in rows if r["mode"] == "live"]
+        self.assertEqual(len(live), 2 * 3 * 2)
+        self.assertEqual(len([r for r in rows if r["mode"] == "parked"]), 2)
+        sc = [r for r in live if r["kernel"] == "patched" and r["scenario"] == "snapshot"
+              and r["backing"] == "thp" and r["phase"] == "scenario"][0]
+        self.assertEqual((sc["hist_p50_ns"], sc["p50_ns"], sc["mem_after_pages_2m"]),
+                         ("307", "307", "0"))
+
+    def test_live_skip_and_unfinished(self) -> None:
+        # A skip after BENCH-LIVE-INFO belongs to the live mode; a log
+        # without BENCH-LIVE-DONE says so.
+        log = os.path.join(self.tmp, "p.log")
+        with open(data(self.PATCHED)) as f:
+            text = f.read()
+        text = text.replace("BENCH-LIVE-DONE\n", "")
+        text = text.replace("BENCH-LIVE-INFO", "BENCH-SKIP scenario=mprotect "
+                            "backing=hugetlb paging=tdp reason=no-hugetlb\nBENCH-LIVE-INFO")
+        head, _, tail = text.partition("BENCH-LIVE-INFO")
+        text = head + "BENCH-LIVE-INFO" + tail.replace(
+            "\n", "\nBENCH-SKIP scenario=snapshot backing=hugetlb-shared paging=tdp "
+            "reason=no-hugetlb\n", 1)
+        with open(log, "w") as f:
+            f.write(text)
+        md = self.report(data(self.BASE), log)
+        self.assertIn("patched kernel: skipped mprotect/hugetlb: no-hugetlb", md)
+        self.assertIn("patched kernel: skipped live snapshot/hugetlb-shared: no-hugetlb", md)
+        self.assertNotIn("skipped snapshot/hugetlb-shared", md)
+        self.assertIn("**patched kernel: the live mode did not finish**", md)
+
+
 if __name__ == "__main__":
     # The harness's suite protocol: one count per test case.
     prog = unittest.main(verbosity=2, exit=False)
