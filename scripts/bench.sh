@@ -86,17 +86,7 @@ chmod +x "$B/suite/run"
 
 # What the report's header says about the setup (the QEMU command is read
 # from the guest logs).
-{
-	echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
-	echo "qemu=$(qemu-system-x86_64 --version | head -n 1)"
-	echo "host_cpu=$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1) x $(nproc)"
-	echo "tree_head=$(git -C "$TREE" describe --always --tags HEAD 2>/dev/null || echo unknown)"
-	echo "base_tag=$BASE_TAG $(git -C "$TREE" rev-parse --short "$BASE_TAG^{commit}" 2>/dev/null)"
-	echo "harness=$(git -C "$TOP" rev-parse --short HEAD 2>/dev/null || echo unknown)"
-	echo "args=$args"
-	echo "live_args=$live_args"
-	echo "kernels=$([ "${RFC_PREBUILT:-0}" = 1 ] && echo prebuilt || echo rebuilt)"
-} >"$B/header.txt"
+report_header "$B/header.txt" "args=$args" "live_args=$live_args"
 
 logs=
 pass=0
@@ -122,11 +112,7 @@ for npt in $NPTS; do
 	done
 done
 
-# The plot needs matplotlib (Debian: python3-matplotlib), which a python3
-# earlier in PATH (pyenv, venv) may lack.
-py=python3
-python3 -c 'import matplotlib' 2>/dev/null ||
-	! /usr/bin/python3 -c 'import matplotlib' 2>/dev/null || py=/usr/bin/python3
+py=$(plot_python)
 # shellcheck disable=SC2086 # one word per log
 "$py" "$RFCTOOL" bench "$B/header.txt" "$RESULTS" $logs
 info "wrote $RESULTS/bench.md, bench.csv, bench.png, bench-live.png in $(($(date +%s) - start))s"

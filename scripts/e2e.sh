@@ -77,16 +77,7 @@ done
 "$TOP/scripts/mkinitramfs.sh" "$B/initramfs.cpio.gz" "$S" \
 	"$MEM_MB" "$PASSES" $BACKINGS >&2
 
-{
-	echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
-	echo "qemu=$(qemu-system-x86_64 --version | head -n 1)"
-	echo "host_cpu=$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1) x $(nproc)"
-	echo "tree_head=$(git -C "$TREE" describe --always --tags HEAD 2>/dev/null || echo unknown)"
-	echo "base_tag=$BASE_TAG $(git -C "$TREE" rev-parse --short "$BASE_TAG^{commit}" 2>/dev/null)"
-	echo "harness=$(git -C "$TOP" rev-parse --short HEAD 2>/dev/null || echo unknown)"
-	echo "args=mem_mb=$MEM_MB passes=$PASSES backings=$BACKINGS"
-	echo "kernels=$([ "${RFC_PREBUILT:-0}" = 1 ] && echo prebuilt || echo rebuilt)"
-} >"$B/header.txt"
+report_header "$B/header.txt" "args=mem_mb=$MEM_MB passes=$PASSES backings=$BACKINGS"
 
 logs=
 pass=0
@@ -112,9 +103,7 @@ for npt in $NPTS; do
 	done
 done
 
-py=python3
-python3 -c 'import matplotlib' 2>/dev/null ||
-	! /usr/bin/python3 -c 'import matplotlib' 2>/dev/null || py=/usr/bin/python3
+py=$(plot_python)
 # shellcheck disable=SC2086 # one word per log
 "$py" "$RFCTOOL" e2e "$B/header.txt" "$RESULTS" $logs || fail=$((fail + 1))
 info "wrote $RESULTS/e2e.md, e2e.csv, e2e.png in $(($(date +%s) - start))s"

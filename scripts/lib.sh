@@ -200,6 +200,36 @@ guest_kernels() {
 	fi
 }
 
+# report_header FILE [KEY=VALUE...]: the header of a guest suite's report
+# (bench, e2e, regress): when, QEMU, host, tree, base, harness, kernels,
+# then the suite's own KEY=VALUE lines.
+report_header() {
+	f=$1
+	shift
+	{
+		echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
+		echo "qemu=$(qemu-system-x86_64 --version | head -n 1)"
+		echo "host_cpu=$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1) x $(nproc)"
+		echo "tree_head=$(git -C "$TREE" describe --always --tags HEAD 2>/dev/null || echo unknown)"
+		echo "base_tag=$BASE_TAG $(git -C "$TREE" rev-parse --short "$BASE_TAG^{commit}" 2>/dev/null)"
+		echo "harness=$(git -C "$TOP" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+		echo "kernels=$([ "${RFC_PREBUILT:-0}" = 1 ] && echo prebuilt || echo rebuilt)"
+		for kv; do echo "$kv"; done
+	} >"$f"
+}
+
+# plot_python: a python3 that has matplotlib (Debian: python3-matplotlib)
+# for the reports' plots, which a python3 earlier in PATH (pyenv, venv)
+# may lack; python3 when none has it (the report then has no plot).
+plot_python() {
+	if ! python3 -c 'import matplotlib' 2>/dev/null &&
+		/usr/bin/python3 -c 'import matplotlib' 2>/dev/null; then
+		echo /usr/bin/python3
+	else
+		echo python3
+	fi
+}
+
 # Static KVM selftests built against the uapi headers of a guest kernel
 # build: kvm_selftests GUEST_BUILD OUTDIR TEST... (TEST as in the selftests
 # Makefile, e.g. x86/perm_upgrade_test; binaries land in OUTDIR/TEST).

@@ -107,14 +107,7 @@ boot() {
 		"$npt" "$log" 2>"$log.verdict" || true
 }
 
-{
-	echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
-	echo "qemu=$(qemu-system-x86_64 --version | head -n 1)"
-	echo "host_cpu=$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1) x $(nproc)"
-	echo "tree_head=$(git -C "$TREE" describe --always --tags HEAD 2>/dev/null || echo unknown)"
-	echo "harness=$(git -C "$TOP" rev-parse --short HEAD 2>/dev/null || echo unknown)"
-	echo "kernels=$([ "${RFC_PREBUILT:-0}" = 1 ] && echo prebuilt || echo rebuilt)"
-} >"$R/header.txt"
+report_header "$R/header.txt"
 
 logs=
 for run in $RUNS; do

@@ -269,6 +269,15 @@ LIVE_METRICS: Tuple[LiveMetric, ...] = (
 LATENCY_METRICS = (("mean_ns", "mean"),) + tuple((k, l) for k, _, l in QUANTILES)
 
 
+def write_csv(path: str, keys: List[str], rows: List[Dict[str, Any]]) -> None:
+    """A report's CSV: a column per key, in that order, empty where a row
+    has no value."""
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=keys, restval="")
+        w.writeheader()
+        w.writerows(rows)
+
+
 def aggregate(rows: List[Row], key: str, how: str) -> Optional[float]:
     vals = [float(r[key]) for r in rows if key in r]
     if not vals:
@@ -428,10 +437,7 @@ def main(argv: List[str]) -> int:
     allrows += live_csv_rows(lives)
     for r in allrows:
         keys += [k for k in r if k not in keys]
-    with open(os.path.join(outdir, "bench.csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=keys, restval="")
-        w.writeheader()
-        w.writerows(allrows)
+    write_csv(os.path.join(outdir, "bench.csv"), keys, allrows)
 
     md: List[str] = []
     md.append("# perm_upgrade_bench: base vs patched")
@@ -608,7 +614,7 @@ def pyplot(path: str) -> Any:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt  # type: ignore
     except ImportError:
-        print("rfctool.py bench: matplotlib missing (apt-get install python3-matplotlib), no %s"
+        print("rfctool.py: matplotlib missing (apt-get install python3-matplotlib), no %s"
               % path, file=sys.stderr)
         return None
     return plt

@@ -12,7 +12,6 @@ phase) and e2e.png (guest faults per second over the snapshot; access time
 distribution in the resolve phase).  Prints e2e.md.
 """
 
-import csv
 import os
 import re
 import statistics
@@ -317,15 +316,12 @@ def main(argv: List[str]) -> int:
                                                  int(after["trace_faults"]))  # type: ignore
 
     keys = ["npt", "kernel", "backing", "phase"]
-    out_rows = []
+    out_rows: List[Dict[str, object]] = []
     for (npt, kernel, bk, ph), r in sorted(rows.items()):
         flat = {k: v for k, v in r.items() if not k.endswith("hist")}
         keys += [k for k in flat if k not in keys]
         out_rows.append(dict(flat, npt=npt, kernel=kernel, backing=bk, phase=ph))
-    with open(os.path.join(outdir, "e2e.csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=keys, restval="")
-        w.writeheader()
-        w.writerows(out_rows)
+    rfc_bench.write_csv(os.path.join(outdir, "e2e.csv"), keys, out_rows)
 
     md: List[str] = []
     md.append("# QEMU background snapshot, end to end: base vs patched")
@@ -439,13 +435,8 @@ def main(argv: List[str]) -> int:
 
 def plot(logs: Dict[str, Dict[str, Log]], rows: Dict[Tuple[str, str, str, str], Dict[str, object]],
          path: str) -> None:
-    try:
-        import matplotlib  # type: ignore
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt  # type: ignore
-    except ImportError:
-        print("rfctool.py e2e: matplotlib missing (apt-get install python3-matplotlib), no %s"
-              % path, file=sys.stderr)
+    plt = rfc_bench.pyplot(path)
+    if plt is None:
         return
     npt = sorted(logs, reverse=True)[0]
     per = logs[npt]
