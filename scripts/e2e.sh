@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# e2e.sh
+# e2e.sh [soak]
 # QEMU's own background snapshot, end to end, base against patched kernel.
 # Inside the usual outer guest (QEMU/TCG, nested SVM, run-guest.sh), the
 # host's QEMU (Debian's qemu-system-x86_64, with the libraries it links
@@ -16,6 +16,21 @@
 #
 # Ends with "e2e: N passed, N failed", one per guest run that completed
 # every phase of every backing with no kernel splat.
+#
+# soak: the same snapshot many times, to catch rare hangs and crashes:
+# RFC_SOAK_ROUNDS rounds, each of them every npt of RFC_SOAK_NPT and TCG
+# thread mode of RFC_SOAK_TCG, base then patched, on the soak kernels
+# (guest/soak.config on top: lockup and hung-task detectors, SysRq),
+# booted nokaslr, with the guest runner's silence watchdog
+# (RFC_GUEST_SILENCE, default 300 s here), which collects evidence through
+# the outer QEMU's monitor before it kills a silent guest.  Defaults: one
+# backing, anon-4k with THP off, a 384 MiB nested guest.  Writes
+# results/e2e-soak.md (counts per kernel, npt and TCG mode; every run
+# with its evidence); logs: build/e2e/soak/.  "e2e-soak: N passed, N
+# failed", one per run: passed when it finished every phase cleanly.
+#: RFC_SOAK_ROUNDS    e2e-soak: rounds (default 10)
+#: RFC_SOAK_NPT       e2e-soak: kvm_amd.npt values of a round (default "0 1")
+#: RFC_SOAK_TCG       e2e-soak: TCG thread modes of a round (default "single")
 #: RFC_E2E_MEM_MB     e2e: memory of the nested guest in MiB (default 128)
 #: RFC_E2E_PASSES     e2e: nested guest passes per phase (default 2)
 #: RFC_E2E_BACKINGS   e2e: backings (default "anon-4k thp hugetlb")
@@ -25,9 +40,27 @@
 . "$(dirname "$0")/lib.sh"
 need qemu-system-x86_64 busybox cpio gzip file python3 gcc ld ldd
 
-MEM_MB=${RFC_E2E_MEM_MB:-128}
+mode=${1:-e2e}
+case $mode in
+e2e)
+	MEM_MB=${RFC_E2E_MEM_MB:-128}
+	BACKINGS=${RFC_E2E_BACKINGS:-anon-4k thp hugetlb} ;;
+soak)
+	MEM_MB=${RFC_E2E_MEM_MB:-384}
+	BACKINGS=${RFC_E2E_BACKINGS:-anon-4k}
+	ROUNDS=${RFC_SOAK_ROUNDS:-10}
+	SOAK_NPTS=${RFC_SOAK_NPT:-0 1}
+	SOAK_TCG=${RFC_SOAK_TCG:-single}
+	case $ROUNDS in '' | *[!0-9]* | 0) die "RFC_SOAK_ROUNDS must be a positive number" ;; esac
+	for n in $SOAK_NPTS; do
+		case $n in 0 | 1) ;; *) die "RFC_SOAK_NPT: '$n' is not 0 or 1" ;; esac
+	done
+	for t in $SOAK_TCG; do
+		case $t in single | multi) ;; *) die "RFC_SOAK_TCG: '$t' is not single or multi" ;; esac
+	done ;;
+*) die "usage: e2e.sh [soak]" ;;
+esac
 PASSES=${RFC_E2E_PASSES:-2}
-BACKINGS=${RFC_E2E_BACKINGS:-anon-4k thp hugetlb}
 NPTS=${RFC_E2E_NPT:-1}
 KERNELS=${RFC_E2E_KERNELS:-base patched}
 RESULTS=${RFC_RESULTS:-$TOP/results}
@@ -45,7 +78,19 @@ B=$BUILD/e2e
 mkdir -p "$B" "$RESULTS"
 start=$(date +%s)
 
-guest_kernels
+if [ "$mode" = soak ]; then
+	if [ "${RFC_PREBUILT:-0}" = 1 ]; then
+		patched=$BUILD/guest-patched-soak/arch/x86/boot/bzImage
+		base=$BUILD/guest-base-soak/arch/x86/boot/bzImage
+		[ -f "$patched" ] && [ -f "$base" ] ||
+			die "prebuilt kernels asked for, but no bzImage in $BUILD/guest-{patched,base}-soak"
+	else
+		patched=$("$TOP/scripts/guest-kernel.sh" patched-soak)
+		base=$("$TOP/scripts/guest-kernel.sh" base-soak)
+	fi
+else
+	guest_kernels
+fi
 
 # The nested guest: a 32-bit multiboot image, freestanding.
 S=$B/suite
@@ -78,6 +123,47 @@ done
 	"$MEM_MB" "$PASSES" $BACKINGS >&2
 
 report_header "$B/header.txt" "args=mem_mb=$MEM_MB passes=$PASSES backings=$BACKINGS"
+
+if [ "$mode" = soak ]; then
+	mkdir -p "$B/soak"
+	rm -f "$B/soak/"*.log "$B/soak/"*.verdict
+	logs=
+	pass=0
+	fail=0
+	r=1
+	while [ "$r" -le "$ROUNDS" ]; do
+		for npt in $SOAK_NPTS; do
+			for t in $SOAK_TCG; do
+				for k in base patched; do
+					log=$B/soak/r$r-$k-npt$npt-$t.log
+					case $k in patched) kernel=$patched ;; base) kernel=$base ;; esac
+					t0=$(date +%s)
+					RFC_GUEST_SILENCE=${RFC_GUEST_SILENCE:-300} \
+						RFC_GUEST_TCG_THREAD=$t RFC_GUEST_APPEND="nokaslr ${RFC_GUEST_APPEND:-}" \
+						"$TOP/scripts/run-guest.sh" "$kernel" "$B/initramfs.cpio.gz" "$npt" \
+						"$log" 2>"$log.verdict" || :
+					if grep -aq '^E2E-DONE' "$log" && ! grep -aq '^E2E-ERROR\|^GUEST-WATCHDOG' "$log" &&
+						grep -aq 'GUEST-RESULT: PASS' "$log" && ! grep -q 'SPLAT' "$log.verdict"; then
+						pass=$((pass + 1))
+						v=ok
+					else
+						fail=$((fail + 1))
+						v="NOT OK (see $log)"
+					fi
+					info "round $r, $k, npt=$npt, tcg $t: $v in $(($(date +%s) - t0))s"
+					logs="$logs $k:r$r-npt$npt-$t=$log"
+				done
+			done
+		done
+		r=$((r + 1))
+	done
+	# shellcheck disable=SC2086 # one word per log
+	rfctool e2e-soak "$B/header.txt" "$RESULTS/e2e-soak.md" $logs || fail=$((fail + 1))
+	info "wrote $RESULTS/e2e-soak.md in $(($(date +%s) - start))s"
+	report e2e-soak "$pass" "$fail"
+	[ "$fail" -eq 0 ]
+	exit
+fi
 
 logs=
 pass=0

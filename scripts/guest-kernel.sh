@@ -1,19 +1,20 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# guest-kernel.sh patched|base|debug
+# guest-kernel.sh patched|base|debug|patched-soak|base-soak
 # Build the x86_64 kernel that runs the KVM selftests as a QEMU guest:
 # x86_64_defconfig + guest/guest.config (KVM and KVM_AMD built in,
 # userfaultfd-wp, THP, hugetlbfs, serial console, initramfs), from the tree
 # (patched) or from a worktree of the tree at the base tag (base), into
 # build/guest-KIND.  debug: the tree with guest/debug.config on top (KASAN,
 # lockdep, DEBUG_VM, DEBUG_ATOMIC_SLEEP, the KUnit suites built in).
-# Prints the bzImage path.
+# patched-soak, base-soak: the tree or the base with guest/soak.config on
+# top (lockup and hung-task detectors, SysRq).  Prints the bzImage path.
 
 . "$(dirname "$0")/lib.sh"
 need make gcc ccache
 
-kind=${1:?usage: guest-kernel.sh patched|base|debug}
+kind=${1:?usage: guest-kernel.sh patched|base|debug|patched-soak|base-soak}
 frags=$TOP/guest/guest.config
 [ -e "$TREE/.git" ] || die "no kernel tree at $TREE: run 'make tree'"
 case $kind in
@@ -21,13 +22,23 @@ patched) src=$TREE ;;
 debug) src=$TREE frags="$frags $TOP/guest/debug.config" ;;
 base)
 	src=$(base_worktree) ;;
-*) die "unknown kernel '$kind' (patched, base, debug)" ;;
+patched-soak) src=$TREE frags="$frags $TOP/guest/soak.config" ;;
+base-soak)
+	src=$(base_worktree) frags="$frags $TOP/guest/soak.config" ;;
+*) die "unknown kernel '$kind' (patched, base, debug, patched-soak, base-soak)" ;;
 esac
 
 use_ccache
 out=$BUILD/guest-$kind
 mk() { make -s -C "$src" O="$out" CC="ccache gcc" "$@"; }
 
+# A soak kernel starts from a copy of the plain kernel's build: make then
+# rebuilds only what the extra options touch.
+case $kind in
+*-soak)
+	[ -d "$out" ] || [ ! -f "$BUILD/guest-${kind%-soak}/.config" ] ||
+		cp -a "$BUILD/guest-${kind%-soak}" "$out" ;;
+esac
 mkdir -p "$out"
 mk x86_64_defconfig >/dev/null
 # shellcheck disable=SC2086
@@ -37,8 +48,9 @@ for o in KVM KVM_AMD USERFAULTFD PTE_MARKER_UFFD_WP TRANSPARENT_HUGEPAGE \
 		HUGETLBFS DEBUG_FS BLK_DEV_INITRD SERIAL_8250_CONSOLE; do
 	grep -q "^CONFIG_$o=y" "$out/.config" || die "$kind: CONFIG_$o did not stick"
 done
-[ "$kind" != debug ] ||
-	for o in $(sed -n 's/^CONFIG_\(.*\)=y$/\1/p' "$TOP/guest/debug.config"); do
+case $kind in debug) extra=$TOP/guest/debug.config ;; *-soak) extra=$TOP/guest/soak.config ;; *) extra= ;; esac
+[ -z "$extra" ] ||
+	for o in $(sed -n 's/^CONFIG_\(.*\)=y$/\1/p' "$extra"); do
 		grep -q "^CONFIG_$o=y" "$out/.config" || die "$kind: CONFIG_$o did not stick"
 	done
 info "$kind: building bzImage in $out"

@@ -17,14 +17,23 @@
 #   retried once; the first log is kept as LOG.try1.
 # - The log is then read by rfctool.py guest: any kernel splat or taint in
 #   it (rfc_splat's patterns) fails the run whatever the test said.
+# - With RFC_GUEST_SILENCE=N, a watchdog notices a guest that prints
+#   nothing for N seconds: through QEMU's monitor (a unix socket, LOG.mon)
+#   it writes evidence into the log (rfctool.py watchdog: every vCPU's
+#   RIP resolved against the kernel's System.map, twice; whether jiffies
+#   advance, which needs nokaslr; SysRq l and w), then kills QEMU.
 #
 # Exit status: 0 the test passed, 1 it failed, 2 no result, 3 a splat.
 # thread=single: with multi-threaded TCG, a vCPU sometimes executes a stale
 # int3 after text_poke_bp() patched a static key (toggled by every KVM VM
 # creation/destruction) and the guest kernel oopses in __schedule().
 #: RFC_GUEST_CPU      guest -cpu (default EPYC,+svm,+npt)
+#: RFC_GUEST_TCG_THREAD  single (default) or multi: TCG's thread= (multi is
+#:                    for e2e-soak's comparison only, see above)
 #: RFC_GUEST_APPEND   more guest kernel arguments ("quiet" is refused)
 #: RFC_TIMEOUT        limit of one guest boot in seconds (default 900)
+#: RFC_GUEST_SILENCE  seconds without console output after which the guest
+#:                    runner collects evidence and kills QEMU (default 0: off)
 
 . "$(dirname "$0")/lib.sh"
 need qemu-system-x86_64 python3
@@ -40,14 +49,44 @@ case " $append " in
 esac
 timeout=${RFC_TIMEOUT:-900}
 case $timeout in '' | *[!0-9]*) die "RFC_TIMEOUT must be a number of seconds" ;; esac
+silence=${RFC_GUEST_SILENCE:-0}
+case $silence in '' | *[!0-9]*) die "RFC_GUEST_SILENCE must be a number of seconds" ;; esac
+sysmap=$(dirname "$kernel")/../../../System.map
+[ -f "$sysmap" ] || sysmap=/dev/null
 
-set -- qemu-system-x86_64 -accel tcg,thread=single \
+tcg_thread=${RFC_GUEST_TCG_THREAD:-single}
+case $tcg_thread in single | multi) ;; *) die "RFC_GUEST_TCG_THREAD must be single or multi" ;; esac
+
+set -- qemu-system-x86_64 -accel "tcg,thread=$tcg_thread" \
 	-cpu "${RFC_GUEST_CPU:-EPYC,+svm,+npt}" -m 4G -smp 2 -nographic -no-reboot \
 	-kernel "$kernel" -initrd "$initrd" -append "$append"
+
+# watch LOG MONITOR PID: the silence watchdog of one boot.
+watch() {
+	last=$(wc -c <"$1")
+	quiet=0
+	while kill -0 "$3" 2>/dev/null; do
+		sleep 5
+		now=$(wc -c <"$1")
+		if [ "$now" != "$last" ]; then
+			last=$now quiet=0
+			continue
+		fi
+		quiet=$((quiet + 5))
+		[ "$quiet" -ge "$silence" ] || continue
+		echo "GUEST-WATCHDOG: no console output for ${quiet}s: evidence, then QEMU is killed" >>"$1"
+		rfctool watchdog "$2" "$sysmap" >>"$1" 2>&1
+		sleep 15	# the SysRq output
+		echo "GUEST-WATCHDOG: killed QEMU" >>"$1"
+		kill "$3"
+		return
+	done
+}
 
 boot() { # LOG COMMAND...
 	l=$1
 	shift
+	[ "$silence" = 0 ] || set -- "$@" -monitor "unix:$l.mon,server=on,wait=off"
 	{
 		printf 'GUEST-QEMU:'
 		for w; do
@@ -58,7 +97,19 @@ boot() { # LOG COMMAND...
 		done
 		echo
 	} >"$l"
-	timeout "$timeout" "$@" </dev/null >>"$l" 2>&1 || :
+	if [ "$silence" = 0 ]; then
+		timeout "$timeout" "$@" </dev/null >>"$l" 2>&1 || :
+		return
+	fi
+	rm -f "$l.mon"
+	timeout "$timeout" "$@" </dev/null >>"$l" 2>&1 &
+	qpid=$!
+	watch "$l" "$l.mon" "$qpid" &
+	wpid=$!
+	wait "$qpid" || :
+	kill "$wpid" 2>/dev/null || :
+	wait "$wpid" 2>/dev/null || :
+	rm -f "$l.mon"
 }
 
 boot "$log" "$@"

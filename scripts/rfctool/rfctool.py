@@ -14,6 +14,9 @@
     rfctool.py bench HEADER OUTDIR KERNEL:NPT=LOG...     (bench.sh)
     rfctool.py regress HEADER OUT.md KERNEL:RUN=LOG...   (regress.sh)
     rfctool.py e2e HEADER OUTDIR KERNEL:NPT=LOG...       (e2e.sh)
+    rfctool.py e2e-soak HEADER OUT.md KERNEL:rR-nptN-TCG=LOG...  (e2e.sh soak)
+    rfctool.py watchdog SOCKET SYSTEM_MAP  evidence from a silent guest
+                                   through QEMU's monitor (run-guest.sh)
 
 Unit tests: rfctool_test.py (fixtures in test_data/).
 """
@@ -109,6 +112,16 @@ def cmd_e2e(args: List[str]) -> int:
     return rfc_e2e.main(args)
 
 
+def cmd_e2e_soak(args: List[str]) -> int:
+    import rfc_e2e
+    return rfc_e2e.soak_main(args)
+
+
+def cmd_watchdog(args: List[str]) -> int:
+    import rfc_watchdog
+    return rfc_watchdog.main(args)
+
+
 def cmd_regress(args: List[str]) -> int:
     import rfc_regress
     return rfc_regress.main(args)
@@ -116,7 +129,8 @@ def cmd_regress(args: List[str]) -> int:
 
 COMMANDS = {"guest": cmd_guest, "splat": cmd_splat, "kunit": cmd_kunit,
             "counts": cmd_counts, "audit": cmd_audit, "bench": cmd_bench,
-            "regress": cmd_regress, "e2e": cmd_e2e}
+            "regress": cmd_regress, "e2e": cmd_e2e, "e2e-soak": cmd_e2e_soak,
+            "watchdog": cmd_watchdog}
 
 
 def main(argv: List[str]) -> int:
