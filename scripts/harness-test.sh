@@ -258,6 +258,10 @@ fake_qemu() {
 	cat >"$W/bin/qemu-system-x86_64" <<-'EOQ'
 	#!/bin/sh
 	echo "$*" >>"$FAKE_ARGS"
+	if [ -n "${FAKE_SILENT:-}" ]; then
+		head -n "$FAKE_SILENT" "$FAKE_LOG"
+		exec sleep 120
+	fi
 	if [ -n "${FAKE_FIRST:-}" ] && [ ! -e "$FAKE_ARGS.once" ]; then
 		: >"$FAKE_ARGS.once"
 		cat "$FAKE_FIRST"
@@ -306,6 +310,25 @@ guest_retry() {
 	# Once only: a guest that never starts is no result.
 	[ "$(guest guest-early-panic.log)" = 3 ]
 	[ "$(wc -l <"$W/args")" -eq 2 ]
+}
+
+# A guest that falls silent: the watchdog writes what it could find out
+# (here no monitor answers: the fake QEMU has none) and kills QEMU.
+guest_silent() {
+	fake_qemu
+	n=$(grep -n '^GUEST: kernel' "$D/guest-pass.log" | cut -d: -f1)
+	t0=$(date +%s)
+	rc=0
+	PATH=$W/bin:$PATH FAKE_ARGS=$W/args FAKE_LOG=$D/guest-pass.log FAKE_SILENT=$n \
+		RFC_GUEST_SILENCE=5 "$S/run-guest.sh" "$W/kernel" "$W/initrd" 1 "$W/g.log" \
+		2>"$W/err" || rc=$?
+	[ "$rc" = 2 ]
+	[ $(($(date +%s) - t0)) -lt 60 ]
+	grep -q '^GUEST-WATCHDOG: no console output for [0-9]*s' "$W/g.log"
+	grep -q '^GUEST-WATCHDOG: monitor .*g.log.mon' "$W/g.log"
+	grep -q '^GUEST-WATCHDOG: killed QEMU' "$W/g.log"
+	grep -q -- '-monitor unix:.*g.log.mon,server=on,wait=off' "$W/args"
+	[ ! -e "$W/g.log.mon" ]
 }
 
 guest_refuses_quiet() {
@@ -364,6 +387,7 @@ t "run-guest: QEMU line in the log, never quiet, result" guest_clean
 t "run-guest: a WARN fails a passing test" guest_splat
 t "run-guest: a boot that never reached the test, once more" guest_retry
 t "run-guest: quiet refused" guest_refuses_quiet
+t "run-guest: a silent guest, evidence, killed" guest_silent
 t "sparse: moved message not new, repeated one is" sparse_compare
 
 report harness-test "$pass" "$fail"

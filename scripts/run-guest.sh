@@ -75,8 +75,8 @@ watch() {
 		quiet=$((quiet + 5))
 		[ "$quiet" -ge "$silence" ] || continue
 		echo "GUEST-WATCHDOG: no console output for ${quiet}s: evidence, then QEMU is killed" >>"$1"
-		rfctool watchdog "$2" "$sysmap" >>"$1" 2>&1
-		sleep 15	# the SysRq output
+		# Time for the SysRq output, if the monitor took the keys.
+		! rfctool watchdog "$2" "$sysmap" >>"$1" 2>&1 || sleep 15
 		echo "GUEST-WATCHDOG: killed QEMU" >>"$1"
 		kill "$3"
 		return

@@ -9,7 +9,8 @@ System.map; reads jiffies_64 (physical address = virtual - the kernel
 map base, which needs a guest booted with nokaslr) at the same two
 moments; and sends SysRq l (backtrace of every CPU) and w (blocked
 tasks) through the PS/2 keyboard, whose answers go to the console.
-Prints "GUEST-WATCHDOG: ..." lines.
+Prints "GUEST-WATCHDOG: ..." lines; exits 1 when the monitor could not
+be reached.
 """
 
 import bisect
@@ -128,8 +129,10 @@ def main(args: List[str]) -> int:
     try:
         mon = Monitor(args[0])
         lines = evidence(mon, syms)
+        rc = 0
     except OSError as e:
         lines = ["GUEST-WATCHDOG: monitor %s: %s" % (args[0], e)]
+        rc = 1
     for line in lines:
         print(line)
-    return 0
+    return rc
