@@ -503,6 +503,11 @@ def soak_verdict(lines: List[str]) -> Tuple[str, List[str]]:
                      or "no console output" in w]
     if guest.splats:
         evidence += [s.line for s in guest.splats[:3]]
+        # The first report's RIP and call trace, as far as the console has
+        # them (a dozen lines).
+        first = guest.splats[0].lineno
+        evidence += [ln.strip() for ln in lines[first:first + 40]
+                     if re.search(r"\bRIP: |\] +[\w.]+\+0x[0-9a-f]+/0x", ln)][:12]
     evidence += errors[:3]
     if watchdog:
         return "hang", evidence

@@ -76,8 +76,8 @@ def parse_file(path: str) -> GuestLog:
 
 
 def qemu_args(log: GuestLog) -> str:
-    """The QEMU command of a run without the binary, kernel, initramfs and
-    command line: what a report says about the machine."""
+    """The QEMU command of a run without the binary, kernel, initramfs,
+    command line and monitor socket: what a report says about the machine."""
     if not log.qemu:
         return "?"
     try:
@@ -87,7 +87,7 @@ def qemu_args(log: GuestLog) -> str:
     out = []
     it = iter(words[1:])
     for w in it:
-        if w in ("-kernel", "-initrd", "-append"):
+        if w in ("-kernel", "-initrd", "-append", "-monitor"):
             next(it, None)
         else:
             out.append(w)
