@@ -79,15 +79,7 @@ mkdir -p "$B" "$RESULTS"
 start=$(date +%s)
 
 if [ "$mode" = soak ]; then
-	if [ "${RFC_PREBUILT:-0}" = 1 ]; then
-		patched=$BUILD/guest-patched-soak/arch/x86/boot/bzImage
-		base=$BUILD/guest-base-soak/arch/x86/boot/bzImage
-		[ -f "$patched" ] && [ -f "$base" ] ||
-			die "prebuilt kernels asked for, but no bzImage in $BUILD/guest-{patched,base}-soak"
-	else
-		patched=$("$TOP/scripts/guest-kernel.sh" patched-soak)
-		base=$("$TOP/scripts/guest-kernel.sh" base-soak)
-	fi
+	guest_kernels -soak
 else
 	guest_kernels
 fi

@@ -185,18 +185,21 @@ sparse_normalise() { # SRCDIR < sparse output
 		LC_ALL=C sort
 }
 
-# The patched and base guest kernels: built (or brought up to date) by
+# guest_kernels [SUFFIX]: the patched and base guest kernels (SUFFIX
+# -soak: the soak kernels), built (or brought up to date) by
 # guest-kernel.sh, or with RFC_PREBUILT=1 the bzImages already in
-# build/guest-{patched,base}.  Sets $patched and $base.
+# build/guest-{patched,base}SUFFIX.  Sets $patched and $base.
+# shellcheck disable=SC2120 # the suffix is optional
 guest_kernels() {
+	sfx=${1:-}
 	if [ "${RFC_PREBUILT:-0}" = 1 ]; then
-		patched=$BUILD/guest-patched/arch/x86/boot/bzImage
-		base=$BUILD/guest-base/arch/x86/boot/bzImage
+		patched=$BUILD/guest-patched$sfx/arch/x86/boot/bzImage
+		base=$BUILD/guest-base$sfx/arch/x86/boot/bzImage
 		[ -f "$patched" ] && [ -f "$base" ] ||
-			die "prebuilt kernels asked for, but no bzImage in $BUILD/guest-{patched,base}"
+			die "prebuilt kernels asked for, but no bzImage in $BUILD/guest-{patched,base}$sfx"
 	else
-		patched=$("$TOP/scripts/guest-kernel.sh" patched)
-		base=$("$TOP/scripts/guest-kernel.sh" base)
+		patched=$("$TOP/scripts/guest-kernel.sh" "patched$sfx")
+		base=$("$TOP/scripts/guest-kernel.sh" "base$sfx")
 	fi
 }
 

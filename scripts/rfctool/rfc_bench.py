@@ -278,6 +278,14 @@ def write_csv(path: str, keys: List[str], rows: List[Dict[str, Any]]) -> None:
         w.writerows(rows)
 
 
+def write_md(path: str, md: List[str]) -> None:
+    """A report's markdown, written and printed."""
+    text = "\n".join(md)
+    with open(path, "w") as f:
+        f.write(text)
+    print(text)
+
+
 def aggregate(rows: List[Row], key: str, how: str) -> Optional[float]:
     vals = [float(r[key]) for r in rows if key in r]
     if not vals:
@@ -598,10 +606,7 @@ def main(argv: List[str]) -> int:
     md.append("")
     md.append("![live mode: read latency and refaults over the snapshot](bench-live.png)")
     md.append("")
-    text = "\n".join(md)
-    with open(os.path.join(outdir, "bench.md"), "w") as f:
-        f.write(text)
-    print(text)
+    write_md(os.path.join(outdir, "bench.md"), md)
     plot(runs, os.path.join(outdir, "bench.png"))
     plot_live(lives, os.path.join(outdir, "bench-live.png"))
     return 0

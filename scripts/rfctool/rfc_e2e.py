@@ -424,10 +424,7 @@ def main(argv: List[str]) -> int:
             md.append("")
     md.append("![faults per second over the snapshot; access times in the resolve phase](e2e.png)")
     md.append("")
-    text = "\n".join(md)
-    with open(os.path.join(outdir, "e2e.md"), "w") as f:
-        f.write(text)
-    print(text)
+    rfc_bench.write_md(os.path.join(outdir, "e2e.md"), md)
     plot(logs, rows, os.path.join(outdir, "e2e.png"))
     bad = [lg.path for per in logs.values() for lg in per.values() if not lg.done]
     return 1 if bad else 0
@@ -566,8 +563,5 @@ def soak_main(argv: List[str]) -> int:
         ev = "<br>".join(e.replace("|", "\\|") for e in evidence) or ""
         md.append("| %d | %s | %s | %s | %s | %s |" % (rnd, kernel, npt, tcg, verdict, ev))
     md.append("")
-    text = "\n".join(md)
-    with open(argv[1], "w") as f:
-        f.write(text)
-    print(text)
+    rfc_bench.write_md(argv[1], md)
     return 0
