@@ -36,6 +36,7 @@
 #: RFC_E2E_BACKINGS   e2e: backings (default "anon-4k thp hugetlb")
 #: RFC_E2E_NPT        e2e: which kvm_amd.npt runs (default "1")
 #: RFC_E2E_KERNELS    e2e: which guest kernels (default "base patched")
+#: RFC_E2E_DIR        e2e, e2e-soak: work directory (default build/e2e); two soaks in parallel need two
 
 . "$(dirname "$0")/lib.sh"
 need qemu-system-x86_64 busybox cpio gzip file python3 gcc ld ldd
@@ -74,7 +75,7 @@ done
 for b in $BACKINGS; do
 	case $b in anon-4k | thp | hugetlb) ;; *) die "RFC_E2E_BACKINGS: unknown backing '$b' (anon-4k, thp, hugetlb)" ;; esac
 done
-B=$BUILD/e2e
+B=${RFC_E2E_DIR:-$BUILD/e2e}
 mkdir -p "$B" "$RESULTS"
 start=$(date +%s)
 
