@@ -2,12 +2,12 @@
 /*
  * snapwork: the nested guest of the end-to-end test (scripts/e2e.sh).  A
  * multiboot image that QEMU's -kernel loads and starts in 32-bit protected
- * mode with paging off, so that every access goes straight to guest
- * physical memory through KVM's SPTEs and nothing else.
+ * mode.
  *
- * It writes one word in every 4 KiB page from 16 MiB to the top of memory
- * (pass 0), then reads that region in an endless loop, one word per page.
- * Each access is timed with rdtsc; after each pass it prints on COM1:
+ * It writes its own address in one word of every 4 KiB page from 16 MiB
+ * to the top of memory (pass 0), then reads that region in an endless
+ * loop, one word per page, and checks every word.  Each access is timed
+ * with rdtsc; after each pass it prints on COM1:
  *
  *   SNAPWORK pass=N tsc=T slow=S max=M hist=H0,H1,...,H22
  *
@@ -15,7 +15,34 @@
  * M: the slowest access in cycles; Hi: accesses of 2^(i+10) to
  * 2^(i+11)-1 cycles (H0 includes everything faster, H22 everything
  * slower).  All numbers are hexadecimal (no 64-bit division in 32-bit
- * freestanding code).  The first line is "SNAPWORK start lo=L hi=H pages=P".
+ * freestanding code).  The first line is "SNAPWORK start lo=L hi=H
+ * pages=P mode=M".
+ *
+ * Two modes, chosen by the multiboot command line (QEMU's -append):
+ *
+ * flat (the default): paging off, no interrupts, so that every access goes
+ * straight to guest physical memory through KVM's SPTEs and nothing else.
+ *
+ * paging ("-append paging"): what the shadow MMU has to get right.  32-bit
+ * paging maps all memory 1:1 with 4 KiB pages (a page table for every
+ * 4 MiB, all of them shadowed and write-tracked by KVM when it shadows),
+ * and the PIT interrupts the loop 250 times a second.  Each timer
+ * interrupt points a page table entry of its own at the next page of the
+ * region, flushes it with invlpg and checks the word through it: a guest
+ * page table write on every tick (KVM lets that table go unsync and syncs
+ * it on invlpg).  Every 16th tick also points a page directory entry of
+ * its own at the next page table of the region (a write KVM must trap and
+ * emulate: page directories are always write-tracked), reloads CR3 and
+ * checks a word through that alias.  Everything runs in ring 0: under TCG's
+ * nested SVM, QEMU 7.2 aborts ("invalid tss type") on an interrupt from
+ * ring 3 of a 32-bit guest once KVM has handed the TR back busy (as
+ * svm_get_segment() reports it) through KVM_SET_SREGS, which the nested
+ * QEMU does when the snapshot starts.
+ *
+ * Anything wrong ends in one line and a halt: "SNAPWORK BAD read va=A
+ * val=V" (a word that is not its address), "SNAPWORK BAD exception=V
+ * err=E eip=I cs=C cr2=A" (any CPU exception), "SNAPWORK BAD churn ..."
+ * or "SNAPWORK BAD alias ..." (a bad word through the timer's mappings).
  */
 typedef unsigned int u32;
 typedef unsigned long long u64;
@@ -35,7 +62,7 @@ static const u32 mb_header[3] = {
 };
 
 struct mb_info {
-	u32 flags, mem_lower, mem_upper;
+	u32 flags, mem_lower, mem_upper, boot_device, cmdline;
 };
 
 unsigned char snapwork_stack[16384] __attribute__((aligned(16)));
@@ -98,25 +125,33 @@ static unsigned int bucket(u64 d)
 	return b < HIST_BUCKETS ? b : HIST_BUCKETS - 1;
 }
 
-void snapwork_main(u32 magic, struct mb_info *mbi)
+static void halt(void)
+{
+	for (;;)
+		__asm__ volatile("cli; hlt");
+}
+
+static u32 region_lo, region_hi;
+
+/* Set once pass 0 has written every page, for the timer's checks. */
+static volatile u32 filled;
+
+static void bad_read(u32 va, u32 val)
+{
+	puts("SNAPWORK BAD read va=");
+	puthex(va);
+	puts(" val=");
+	puthex(val);
+	puts("\n");
+	halt();
+}
+
+/* The loop: paging off (flat), or paging on with the timer (paging). */
+static void snapwork_loop(void)
 {
 	volatile u32 *p;
-	u32 lo = REGION_START, hi, pass, slow, i;
-	u64 t0, t1, start, max, sum = 0;
-
-	if (magic != 0x2badb002 || !(mbi->flags & 1)) {
-		puts("SNAPWORK error=no-multiboot-memory-info\n");
-		return;
-	}
-	hi = (1u << 20) + mbi->mem_upper * 1024u;
-	hi &= ~(PAGE - 1);
-	puts("SNAPWORK start lo=");
-	puthex(lo);
-	puts(" hi=");
-	puthex(hi);
-	puts(" pages=");
-	puthex((hi - lo) / PAGE);
-	puts("\n");
+	u32 pass, slow, i, v;
+	u64 t0, t1, start, max;
 
 	for (pass = 0; ; pass++) {
 		slow = 0;
@@ -124,13 +159,17 @@ void snapwork_main(u32 magic, struct mb_info *mbi)
 		for (i = 0; i < HIST_BUCKETS; i++)
 			hist[i] = 0;
 		start = rdtsc();
-		for (p = (u32 *)lo; (u32)p < hi; p += PAGE / sizeof(u32)) {
+		for (p = (u32 *)region_lo; (u32)p < region_hi; p += PAGE / sizeof(u32)) {
 			t0 = rdtsc();
-			if (!pass)
+			if (!pass) {
 				*p = (u32)p;
-			else
-				sum += *p;
+				v = (u32)p;
+			} else {
+				v = *p;
+			}
 			t1 = rdtsc();
+			if (v != (u32)p)
+				bad_read((u32)p, v);
 			t1 -= t0;
 			hist[bucket(t1)]++;
 			if (t1 >= SLOW_CYCLES)
@@ -138,6 +177,7 @@ void snapwork_main(u32 magic, struct mb_info *mbi)
 			if (t1 > max)
 				max = t1;
 		}
+		filled = 1;
 		t1 = rdtsc();
 		puts("SNAPWORK pass=");
 		puthex(pass);
@@ -153,6 +193,244 @@ void snapwork_main(u32 magic, struct mb_info *mbi)
 			puts(i + 1 < HIST_BUCKETS ? "," : "\n");
 		}
 	}
-	/* Not reached: keeps the sum alive. */
-	puthex(sum);
+}
+
+/* Paging mode. */
+#define PTE_P		0x001u
+#define PTE_RW		0x002u
+#define MAX_PTS		256		/* 1 GiB of 4 KiB pages */
+#define CHURN_VA	0xffc00000u	/* the last 4 MiB: churn_pt's */
+#define ALIAS_VA	0xff800000u	/* the 4 MiB below: a region PT's alias */
+#define KCODE		0x08
+#define KDATA		0x10
+#define TIMER_VEC	32
+#define PIT_HZ		250
+
+static u32 pgdir[1024] __attribute__((aligned(4096)));
+static u32 pgtab[MAX_PTS][1024] __attribute__((aligned(4096)));
+static u32 churn_pt[1024] __attribute__((aligned(4096)));
+static u64 gdt[3];
+static u64 idt[256];
+
+struct dtr {
+	unsigned short limit;
+	u32 base;
+} __attribute__((packed));
+
+/* What isr_common pushes: pusha, then the stub's vector and error code. */
+struct frame {
+	u32 edi, esi, ebp, esp, ebx, edx, ecx, eax;
+	u32 vector, err, eip, cs, eflags;
+};
+
+static u64 seg(u32 base, u32 limit, u32 access, u32 flags)
+{
+	return (u64)(limit & 0xffff) | (u64)(base & 0xffffff) << 16 |
+	       (u64)access << 40 | (u64)((limit >> 16) & 0xf) << 48 |
+	       (u64)flags << 52 | (u64)(base >> 24) << 56;
+}
+
+static u64 gate(void (*fn)(void))
+{
+	u32 a = (u32)fn;
+
+	/* A 32-bit interrupt gate, DPL 0: only hardware and the CPU. */
+	return (u64)(a & 0xffff) | (u64)KCODE << 16 | (u64)0x8e << 40 |
+	       (u64)(a >> 16) << 48;
+}
+
+void snapwork_exception(struct frame *f);
+void snapwork_timer(void);
+
+/* Stubs of the 32 exception vectors, with or without a CPU error code. */
+#define STUB(n, code)	"isr" #n ": " code "push $" #n "; jmp isr_common\n"
+#define NOERR(n)	STUB(n, "push $0; ")
+#define ERR(n)		STUB(n, "")
+__asm__(".text\n"
+	NOERR(0) NOERR(1) NOERR(2) NOERR(3) NOERR(4) NOERR(5) NOERR(6)
+	NOERR(7) ERR(8) NOERR(9) ERR(10) ERR(11) ERR(12) ERR(13) ERR(14)
+	NOERR(15) NOERR(16) ERR(17) NOERR(18) NOERR(19) NOERR(20) ERR(21)
+	NOERR(22) NOERR(23) NOERR(24) NOERR(25) NOERR(26) NOERR(27)
+	NOERR(28) ERR(29) ERR(30) NOERR(31)
+	"isr_common:\n"
+	"	pusha\n"
+	"	push %esp\n"
+	"	call snapwork_exception\n"
+	"isr_timer:\n"
+	"	pusha\n"
+	"	cld\n"
+	"	call snapwork_timer\n"
+	"	popa\n"
+	"	iret\n");
+
+#define DECL(n)	void isr##n(void);
+DECL(0) DECL(1) DECL(2) DECL(3) DECL(4) DECL(5) DECL(6) DECL(7) DECL(8)
+DECL(9) DECL(10) DECL(11) DECL(12) DECL(13) DECL(14) DECL(15) DECL(16)
+DECL(17) DECL(18) DECL(19) DECL(20) DECL(21) DECL(22) DECL(23) DECL(24)
+DECL(25) DECL(26) DECL(27) DECL(28) DECL(29) DECL(30) DECL(31)
+void isr_timer(void);
+
+static void (*const exception_stubs[32])(void) = {
+	isr0, isr1, isr2, isr3, isr4, isr5, isr6, isr7, isr8, isr9, isr10,
+	isr11, isr12, isr13, isr14, isr15, isr16, isr17, isr18, isr19, isr20,
+	isr21, isr22, isr23, isr24, isr25, isr26, isr27, isr28, isr29, isr30,
+	isr31,
+};
+
+void snapwork_exception(struct frame *f)
+{
+	u32 cr2;
+
+	__asm__ volatile("mov %%cr2, %0" : "=r"(cr2));
+	puts("SNAPWORK BAD exception=");
+	puthex(f->vector);
+	puts(" err=");
+	puthex(f->err);
+	puts(" eip=");
+	puthex(f->eip);
+	puts(" cs=");
+	puthex(f->cs);
+	puts(" cr2=");
+	puthex(cr2);
+	puts("\n");
+	halt();
+}
+
+static u32 ticks;
+
+void snapwork_timer(void)
+{
+	u32 pages = (region_hi - region_lo) / PAGE;
+	u32 t = ticks++, pa = region_lo + t * 7919u % pages * PAGE;
+	u32 v, pt, lo_pt = region_lo >> 22, nr_pts = ((region_hi - 1) >> 22) - lo_pt + 1;
+
+	if (!(t & 15)) {
+		/* Page table pt, with its 1024 pages, seen at ALIAS_VA. */
+		pt = lo_pt + (t >> 4) % nr_pts;
+		pgdir[ALIAS_VA >> 22] = (u32)pgtab[pt] | PTE_P | PTE_RW;
+		__asm__ volatile("mov %%cr3, %%eax; mov %%eax, %%cr3" : : : "eax", "memory");
+		pa = (pt << 22) + (t >> 4) % 1024 * PAGE;
+		if (pa >= region_lo && pa < region_hi) {
+			v = *(volatile u32 *)(ALIAS_VA + (pa & ((4u << 20) - 1)));
+			if (filled && v != pa) {
+				puts("SNAPWORK BAD alias pa=");
+				puthex(pa);
+				puts(" val=");
+				puthex(v);
+				puts("\n");
+				halt();
+			}
+		}
+		pa = region_lo + t * 7919u % pages * PAGE;
+	}
+	churn_pt[0] = pa | PTE_P | PTE_RW;
+	__asm__ volatile("invlpg (%0)" : : "r"(CHURN_VA) : "memory");
+	v = *(volatile u32 *)CHURN_VA;
+	if (filled && v != pa) {
+		puts("SNAPWORK BAD churn pa=");
+		puthex(pa);
+		puts(" val=");
+		puthex(v);
+		puts("\n");
+		halt();
+	}
+	outb(0x20, 0x20);	/* EOI */
+}
+
+static void paging_setup(void)
+{
+	struct dtr gdtr = { sizeof(gdt) - 1, (u32)gdt };
+	struct dtr idtr = { sizeof(idt) - 1, (u32)idt };
+	u32 a, i, n = (region_hi + (4u << 20) - 1) >> 22;
+
+	/* Flat code and data segments (multiboot leaves no GDT of ours). */
+	gdt[0] = 0;
+	gdt[1] = seg(0, 0xfffff, 0x9a, 0xc);
+	gdt[2] = seg(0, 0xfffff, 0x92, 0xc);
+	__asm__ volatile("lgdt %0\n"
+			 "ljmp %1, $1f\n"
+			 "1:	mov %2, %%ds; mov %2, %%es; mov %2, %%ss\n"
+			 "	mov %2, %%fs; mov %2, %%gs"
+			 : : "m"(gdtr), "i"(KCODE), "r"(KDATA) : "memory");
+
+	for (i = 0; i < 32; i++)
+		idt[i] = gate(exception_stubs[i]);
+	idt[TIMER_VEC] = gate(isr_timer);
+	__asm__ volatile("lidt %0" : : "m"(idtr));
+
+	/* 1:1, 4 KiB pages, writable; the churn page apart. */
+	for (i = 0; i < 1024; i++)
+		pgdir[i] = 0;
+	for (a = 0; a < n << 22; a += PAGE)
+		pgtab[a >> 22][(a >> 12) & 1023] = a < region_hi ?
+			a | PTE_P | PTE_RW : 0;
+	for (i = 0; i < n; i++)
+		pgdir[i] = (u32)pgtab[i] | PTE_P | PTE_RW;
+	for (i = 0; i < 1024; i++)
+		churn_pt[i] = 0;
+	churn_pt[0] = region_lo | PTE_P | PTE_RW;
+	pgdir[CHURN_VA >> 22] = (u32)churn_pt | PTE_P | PTE_RW;
+	__asm__ volatile("mov %0, %%cr3\n"
+			 "mov %%cr0, %%eax\n"
+			 "or $0x80010000, %%eax\n"	/* PG, WP */
+			 "mov %%eax, %%cr0"
+			 : : "r"(pgdir) : "eax", "memory");
+
+	/* The PICs at 32 and 40, only IRQ 0 unmasked; the PIT at 250 Hz. */
+	outb(0x20, 0x11);
+	outb(0xa0, 0x11);
+	outb(0x21, TIMER_VEC);
+	outb(0xa1, TIMER_VEC + 8);
+	outb(0x21, 4);
+	outb(0xa1, 2);
+	outb(0x21, 1);
+	outb(0xa1, 1);
+	outb(0x21, 0xfe);
+	outb(0xa1, 0xff);
+	outb(0x43, 0x34);
+	outb(0x40, (1193182 / PIT_HZ) & 0xff);
+	outb(0x40, (1193182 / PIT_HZ) >> 8);
+}
+
+static int has_word(const char *s, const char *w)
+{
+	const char *a, *b;
+
+	for (; *s; s++) {
+		for (a = s, b = w; *b && *a == *b; a++, b++)
+			;
+		if (!*b && (!*a || *a == ' '))
+			return 1;
+	}
+	return 0;
+}
+
+void snapwork_main(u32 magic, struct mb_info *mbi)
+{
+	int paging;
+
+	if (magic != 0x2badb002 || !(mbi->flags & 1)) {
+		puts("SNAPWORK error=no-multiboot-memory-info\n");
+		return;
+	}
+	paging = (mbi->flags & 4) && has_word((const char *)mbi->cmdline, "paging");
+	region_lo = REGION_START;
+	region_hi = (1u << 20) + mbi->mem_upper * 1024u;
+	region_hi &= ~(PAGE - 1);
+	if (region_hi > (u32)MAX_PTS << 22)
+		region_hi = (u32)MAX_PTS << 22;
+	puts("SNAPWORK start lo=");
+	puthex(region_lo);
+	puts(" hi=");
+	puthex(region_hi);
+	puts(" pages=");
+	puthex((region_hi - region_lo) / PAGE);
+	puts(paging ? " mode=paging\n" : " mode=flat\n");
+	if (!paging) {
+		snapwork_loop();
+		return;
+	}
+	paging_setup();
+	__asm__ volatile("sti");
+	snapwork_loop();
 }

@@ -24,7 +24,9 @@
 # booted nokaslr, with the guest runner's silence watchdog
 # (RFC_GUEST_SILENCE, default 300 s here), which collects evidence through
 # the outer QEMU's monitor before it kills a silent guest.  Defaults: one
-# backing, anon-4k with THP off, a 384 MiB nested guest.  Writes
+# backing, anon-4k with THP off, a 384 MiB nested guest in snapwork's
+# paging mode (its own page tables, ring 3, a timer: the shadow MMU's
+# work under npt=0), no tracing.  Writes
 # results/e2e-soak.md (counts per kernel, npt and TCG mode; every run
 # with its evidence); logs: build/e2e/soak/.  "e2e-soak: N passed, N
 # failed", one per run: passed when it finished every phase cleanly.
@@ -36,6 +38,7 @@
 #: RFC_E2E_BACKINGS   e2e: backings (default "anon-4k thp hugetlb")
 #: RFC_E2E_NPT        e2e: which kvm_amd.npt runs (default "1")
 #: RFC_E2E_KERNELS    e2e: which guest kernels (default "base patched")
+#: RFC_E2E_L2         e2e, e2e-soak: snapwork's mode, flat or paging (default flat; soak: paging)
 #: RFC_E2E_DIR        e2e, e2e-soak: work directory (default build/e2e); two soaks in parallel need two
 
 . "$(dirname "$0")/lib.sh"
@@ -45,10 +48,14 @@ mode=${1:-e2e}
 case $mode in
 e2e)
 	MEM_MB=${RFC_E2E_MEM_MB:-128}
-	BACKINGS=${RFC_E2E_BACKINGS:-anon-4k thp hugetlb} ;;
+	BACKINGS=${RFC_E2E_BACKINGS:-anon-4k thp hugetlb}
+	L2=${RFC_E2E_L2:-flat}
+	TRACE=1 ;;
 soak)
 	MEM_MB=${RFC_E2E_MEM_MB:-384}
 	BACKINGS=${RFC_E2E_BACKINGS:-anon-4k}
+	L2=${RFC_E2E_L2:-paging}
+	TRACE=0
 	ROUNDS=${RFC_SOAK_ROUNDS:-10}
 	SOAK_NPTS=${RFC_SOAK_NPT:-0 1}
 	SOAK_TCG=${RFC_SOAK_TCG:-single}
@@ -72,6 +79,7 @@ case $PASSES in '' | *[!0-9]* | 0) die "RFC_E2E_PASSES must be a positive number
 for k in $KERNELS; do
 	case $k in base | patched) ;; *) die "RFC_E2E_KERNELS: unknown kernel '$k' (base, patched)" ;; esac
 done
+case $L2 in flat | paging) ;; *) die "RFC_E2E_L2: '$L2' is not flat or paging" ;; esac
 for b in $BACKINGS; do
 	case $b in anon-4k | thp | hugetlb) ;; *) die "RFC_E2E_BACKINGS: unknown backing '$b' (anon-4k, thp, hugetlb)" ;; esac
 done
@@ -113,9 +121,9 @@ for f in bios-256k.bin multiboot_dma.bin linuxboot_dma.bin kvmvapic.bin; do
 done
 # shellcheck disable=SC2086 # one word per backing
 "$TOP/scripts/mkinitramfs.sh" "$B/initramfs.cpio.gz" "$S" \
-	"$MEM_MB" "$PASSES" $BACKINGS >&2
+	"$MEM_MB" "$PASSES" "l2=$L2" "trace=$TRACE" $BACKINGS >&2
 
-report_header "$B/header.txt" "args=mem_mb=$MEM_MB passes=$PASSES backings=$BACKINGS"
+report_header "$B/header.txt" "args=mem_mb=$MEM_MB passes=$PASSES l2=$L2 trace=$TRACE backings=$BACKINGS"
 
 if [ "$mode" = soak ]; then
 	mkdir -p "$B/soak"

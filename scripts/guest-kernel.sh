@@ -32,6 +32,35 @@ use_ccache
 out=$BUILD/guest-$kind
 mk() { make -s -C "$src" O="$out" CC="ccache gcc" "$@"; }
 
+# kvm_offsets: $out/kvm-offsets, the offsets in struct kvm that the silence
+# watchdog reads (rfc_watchdog.py), from a one-file external module that
+# kbuild compiles to assembly against this build (kbuild.h's OFFSET).
+kvm_offsets() {
+	[ -z "$(find "$out/kvm-offsets" -newer "$out/vmlinux" 2>/dev/null)" ] || return 0
+	m=$(mktemp -d)
+	cat >"$m/kvm_offsets.c" <<'EOF'
+// SPDX-License-Identifier: GPL-2.0
+#include <linux/kbuild.h>
+#include <linux/kvm_host.h>
+
+void kvm_offsets(void);
+void kvm_offsets(void)
+{
+	OFFSET(vm_list, kvm, vm_list);
+	OFFSET(mmu_invalidate_in_progress, kvm, mmu_invalidate_in_progress);
+	OFFSET(mmu_invalidate_seq, kvm, mmu_invalidate_seq);
+}
+EOF
+	echo 'obj-m := kvm_offsets.o' >"$m/Makefile"
+	mk M="$m" kvm_offsets.s >&2
+	sed -n 's/.*"->\([a-z_]*\) \$\{0,1\}\([0-9][0-9]*\) .*/\1=\2/p' \
+		"$m/kvm_offsets.s" >"$out/kvm-offsets.tmp"
+	rm -rf "$m"
+	[ "$(wc -l <"$out/kvm-offsets.tmp")" = 3 ] ||
+		die "$kind: no struct kvm offsets in kvm_offsets.s"
+	mv "$out/kvm-offsets.tmp" "$out/kvm-offsets"
+}
+
 # A soak kernel starts from a copy of the plain kernel's build: make then
 # rebuilds only what the extra options touch.
 case $kind in
@@ -55,4 +84,5 @@ case $kind in debug) extra=$TOP/guest/debug.config ;; *-soak) extra=$TOP/guest/s
 	done
 info "$kind: building bzImage in $out"
 mk -j"$(nproc)" bzImage >&2
+case $kind in *-soak) kvm_offsets ;; esac
 echo "$out/arch/x86/boot/bzImage"

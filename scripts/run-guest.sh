@@ -21,7 +21,9 @@
 #   nothing for N seconds: through QEMU's monitor (a unix socket, LOG.mon)
 #   it writes evidence into the log (rfctool.py watchdog: every vCPU's
 #   RIP resolved against the kernel's System.map, twice; whether jiffies
-#   advance, which needs nokaslr; SysRq l and w), then kills QEMU.
+#   advance, which needs nokaslr; with the kernel's kvm-offsets, KVM's
+#   mmu_invalidate_in_progress and _seq of every VM; SysRq l and w), then
+#   kills QEMU.
 #
 # Exit status: 0 the test passed, 1 it failed, 2 no result, 3 a splat.
 # thread=single: with multi-threaded TCG, a vCPU sometimes executes a stale
@@ -53,6 +55,9 @@ silence=${RFC_GUEST_SILENCE:-0}
 case $silence in '' | *[!0-9]*) die "RFC_GUEST_SILENCE must be a number of seconds" ;; esac
 sysmap=$(dirname "$kernel")/../../../System.map
 [ -f "$sysmap" ] || sysmap=/dev/null
+# offsetof(struct kvm, ...), from guest-kernel.sh (the soak kernels).
+kvmoff=$(dirname "$kernel")/../../../kvm-offsets
+[ -f "$kvmoff" ] || kvmoff=
 
 tcg_thread=${RFC_GUEST_TCG_THREAD:-single}
 case $tcg_thread in single | multi) ;; *) die "RFC_GUEST_TCG_THREAD must be single or multi" ;; esac
@@ -76,7 +81,8 @@ watch() {
 		[ "$quiet" -ge "$silence" ] || continue
 		echo "GUEST-WATCHDOG: no console output for ${quiet}s: evidence, then QEMU is killed" >>"$1"
 		# Time for the SysRq output, if the monitor took the keys.
-		! rfctool watchdog "$2" "$sysmap" >>"$1" 2>&1 || sleep 15
+		# shellcheck disable=SC2086 # no word when there are no offsets
+		! rfctool watchdog "$2" "$sysmap" $kvmoff >>"$1" 2>&1 || sleep 15
 		echo "GUEST-WATCHDOG: killed QEMU" >>"$1"
 		kill "$3"
 		return

@@ -488,8 +488,13 @@ def plot(logs: Dict[str, Dict[str, Log]], rows: Dict[Tuple[str, str, str, str], 
 # The soak (e2e.sh soak): rfctool.py e2e-soak HEADER OUT.md KERNEL:RUN=LOG...
 # with RUN = rROUND-nptN-TCG.
 
+# What e2e/run says when snapwork reported a bad word or an exception,
+# restarted, or its QEMU exited.
+NESTED_FAILED = "the nested guest failed:"
+
+
 def soak_verdict(lines: List[str]) -> Tuple[str, List[str]]:
-    """ok, hang, splat, error or no-result, and the evidence lines."""
+    """ok, hang, splat, nested, error or no-result, and the evidence lines."""
     guest = rfc_guestlog.parse(lines)
     log = parse(lines)
     watchdog = [ln.rstrip() for ln in lines if ln.startswith("GUEST-WATCHDOG:")]
@@ -510,6 +515,8 @@ def soak_verdict(lines: List[str]) -> Tuple[str, List[str]]:
         return "hang", evidence
     if guest.splats:
         return "splat", evidence
+    if any(NESTED_FAILED in e for e in errors):
+        return "nested", evidence
     if errors or (lines and not log.done):
         return "error", evidence
     if guest.verdict != rfc_guestlog.Verdict.PASS:
@@ -550,13 +557,15 @@ def soak_main(argv: List[str]) -> int:
           "kernel splat; **hang**: the guest printed nothing for the silence limit and the "
           "runner's watchdog collected evidence through the outer QEMU's monitor and killed "
           "it; **splat**: a WARN, BUG, Oops, lockup or other report in the console; "
-          "**error**: the e2e script reported an error or did not finish.", "",
-          "| kernel | npt | TCG | runs | ok | hang | splat | error | no-result |",
-          "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+          "**nested**: the nested guest failed (snapwork read a word that is not its own "
+          "address, took a CPU exception, was reset, or its QEMU exited); **error**: the e2e script reported an error or did not finish.", "",
+          "| kernel | npt | TCG | runs | ok | hang | splat | nested | error | no-result |",
+          "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for (kernel, npt, tcg), c in sorted(counts.items()):
-        md.append("| %s | %s | %s | %d | %d | %d | %d | %d | %d |" % (
+        md.append("| %s | %s | %s | %d | %d | %d | %d | %d | %d | %d |" % (
             kernel, npt, tcg, sum(c.values()), c.get("ok", 0), c.get("hang", 0),
-            c.get("splat", 0), c.get("error", 0), c.get("no-result", 0)))
+            c.get("splat", 0), c.get("nested", 0), c.get("error", 0),
+            c.get("no-result", 0)))
     md += ["", "| round | kernel | npt | TCG | verdict | evidence |",
            "| ---: | --- | --- | --- | --- | --- |"]
     for rnd, kernel, npt, tcg, verdict, evidence, path in sorted(runs):

@@ -4,7 +4,9 @@ on QEMU output and a console log captured from real runs.  Run by
 rfctool_test.py, which imports the test case."""
 
 import os
+import re
 import unittest
+from typing import Dict
 
 import rfc_e2e
 import rfc_splat
@@ -19,10 +21,96 @@ ffffffff812fa2c0 t native_apic_mem_read
 ffffffff813e6700 t __hrtimer_run_queues
 ffffffff820079c0 T jiffies_64
 ffffffff820079c0 D jiffies
+ffffffff8202e1f0 D vm_list
+ffffffff82042000 T init_top_pgt
 """
 
 
+class FakeMonitor:
+    """Physical memory, as "xp /1gx" answers (unset words: not readable,
+    as QEMU says of addresses beyond RAM)."""
+
+    def __init__(self, mem: Dict[int, int]) -> None:
+        self.mem = mem
+
+    def cmd(self, line: str) -> str:
+        m = re.match(r"xp /1gx (0x[0-9a-f]+)$", line)
+        assert m, line
+        pa = int(m.group(1), 16)
+        if pa not in self.mem:
+            return "Cannot access memory\n"
+        return "%016x: %#018x\n" % (pa, self.mem[pa])
+
+
+K = rfc_watchdog.START_KERNEL_MAP
+OFFSETS = {"vm_list": 0x9a0, "mmu_invalidate_in_progress": 0xa68,
+           "mmu_invalidate_seq": 0xa60}
+
+
+def page_tables(mem: Dict[int, int], pgd: int, va: int, pa: int, huge: int = 0) -> None:
+    """Map va to pa under pgd: 4 KiB, or a 2 MiB (huge=2) or 1 GiB
+    (huge=1) page, with the tables after pgd."""
+    table, nxt = pgd, pgd
+    for level, shift in enumerate((39, 30, 21, 12)):
+        slot = table + ((va >> shift) & 511) * 8
+        if level == 3 or (huge and level == huge):
+            mask = (1 << shift) - 1
+            mem[slot] = (pa & ~mask) | 0x63 | (0x80 if level < 3 else 0)
+            return
+        if slot not in mem:
+            nxt += 0x1000
+            mem[slot] = nxt | 0x63
+        table = mem[slot] & rfc_watchdog.PTE_ADDR
+
+
+def page_tables_1g(pgd: int) -> Dict[int, int]:
+    mem: Dict[int, int] = {}
+    page_tables(mem, pgd, 0xffff888040000000, 0x40000000, huge=1)
+    return mem
+
+
 class WatchdogTest(unittest.TestCase):
+    def test_kvm_state(self) -> None:
+        syms = rfc_watchdog.Symbols(SYSTEM_MAP.splitlines())
+        pgd = syms.data["init_top_pgt"] - K
+        head = syms.data["vm_list"]
+        mem: Dict[int, int] = {}
+        # Two VMs: a vmalloc'ed struct kvm (4 KiB pages) and one in the
+        # direct map (2 MiB pages), the list head -> vm1 -> vm2 -> head.
+        vm1, vm2 = 0xffffc90000d41000, 0xffff888104a00000
+        page_tables(mem, pgd, vm1, 0x7654000)
+        page_tables(mem, pgd, vm2, 0x4a00000, huge=2)
+        mem[head - K] = vm1 + OFFSETS["vm_list"]
+        mem[0x7654000 + OFFSETS["vm_list"]] = vm2 + OFFSETS["vm_list"]
+        mem[0x7654000 + 0xa68] = 1
+        mem[0x7654000 + 0xa60] = 4242
+        mem[0x4a00000 + OFFSETS["vm_list"]] = head
+        mem[0x4a00000 + 0xa68] = 0
+        mem[0x4a00000 + 0xa60] = 17
+        mon = FakeMonitor(mem)
+        self.assertEqual(rfc_watchdog.kvm_state(mon, syms, OFFSETS), [
+            "vm %#x mmu_invalidate_in_progress 1 mmu_invalidate_seq 4242" % vm1,
+            "vm %#x mmu_invalidate_in_progress 0 mmu_invalidate_seq 17" % vm2])
+        # A count that went below zero reads as negative.
+        mem[0x4a00000 + 0xa68] = (1 << 64) - 1
+        self.assertIn("mmu_invalidate_in_progress -1 ",
+                      rfc_watchdog.kvm_state(mon, syms, OFFSETS)[1])
+        # A 1 GiB mapping.
+        self.assertEqual(rfc_watchdog.virt_to_phys(
+            FakeMonitor(page_tables_1g(pgd)), pgd, 0xffff888040123456), 0x40123456)
+        # An unmapped struct kvm, an empty list, no offsets.
+        del mem[0x7654000 + 0xa60]
+        self.assertEqual(rfc_watchdog.kvm_state(mon, syms, OFFSETS),
+                         ["kvm state: vm %#x unreadable" % vm1])
+        mem[head - K] = head
+        self.assertEqual(rfc_watchdog.kvm_state(mon, syms, OFFSETS),
+                         ["kvm state: no VM"])
+        self.assertEqual(rfc_watchdog.kvm_state(mon, syms, {}),
+                         ["kvm state: no vm_list, init_top_pgt or struct kvm offsets"])
+        self.assertEqual(rfc_watchdog.parse_offsets(
+            ["vm_list=2464", "junk", " mmu_invalidate_seq=2656 "]),
+            {"vm_list": 2464, "mmu_invalidate_seq": 2656})
+
     def test_registers(self) -> None:
         with open(os.path.join(DATA, "qemu-info-registers.txt")) as f:
             cpus = rfc_watchdog.parse_registers(f.read())
@@ -51,6 +139,14 @@ class WatchdogTest(unittest.TestCase):
         self.assertEqual(rfc_e2e.soak_verdict(cut)[0], "error")
         warn = ok + ["[   12.345678] WARNING: CPU: 1 PID: 77 at arch/x86/kvm/mmu/mmu.c:1234 f+0x1/0x2"]
         self.assertEqual(rfc_e2e.soak_verdict(warn)[0], "splat")
+        # As e2e/run reports a nested guest that took an exception.
+        i = max(n for n, ln in enumerate(ok) if ln.startswith("E2E-END "))
+        nested = ok[:i] + [
+            "E2E-ERROR backing=anon-4k: the nested guest failed: "
+            "SNAPWORK BAD exception=e err=0 eip=100556 cs=8 cr2=ffc00000"] + ok[i:]
+        verdict, evidence = rfc_e2e.soak_verdict(nested)
+        self.assertEqual(verdict, "nested")
+        self.assertIn("exception=e", " ".join(evidence))
 
 
 if __name__ == "__main__":
