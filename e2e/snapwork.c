@@ -30,10 +30,14 @@
  * interrupt points a page table entry of its own at the next page of the
  * region, flushes it with invlpg and checks the word through it: a guest
  * page table write on every tick (KVM lets that table go unsync and syncs
- * it on invlpg).  Every 16th tick also points a page directory entry of
- * its own at the next page table of the region (a write KVM must trap and
- * emulate: page directories are always write-tracked), reloads CR3 and
- * checks a word through that alias.  Everything runs in ring 0: under TCG's
+ * it on invlpg).
+ *
+ * paging-pde ("-append paging-pde"): paging, and every 16th tick also
+ * points a page directory entry of its own at the next page table of the
+ * region (a write KVM must trap and emulate: page directories are always
+ * write-tracked), reloads CR3 and checks a word through that alias.
+ *
+ * Everything runs in ring 0: under TCG's
  * nested SVM, QEMU 7.2 aborts ("invalid tss type") on an interrupt from
  * ring 3 of a 32-bit guest once KVM has handed the TR back busy (as
  * svm_get_segment() reports it) through KVM_SET_SREGS, which the nested
@@ -135,6 +139,7 @@ static u32 region_lo, region_hi;
 
 /* Set once pass 0 has written every page, for the timer's checks. */
 static volatile u32 filled;
+static int pde_churn;
 
 static void bad_read(u32 va, u32 val)
 {
@@ -304,7 +309,7 @@ void snapwork_timer(void)
 	u32 t = ticks++, pa = region_lo + t * 7919u % pages * PAGE;
 	u32 v, pt, lo_pt = region_lo >> 22, nr_pts = ((region_hi - 1) >> 22) - lo_pt + 1;
 
-	if (!(t & 15)) {
+	if (pde_churn && !(t & 15)) {
 		/* Page table pt, with its 1024 pages, seen at ALIAS_VA. */
 		pt = lo_pt + (t >> 4) % nr_pts;
 		pgdir[ALIAS_VA >> 22] = (u32)pgtab[pt] | PTE_P | PTE_RW;
@@ -413,7 +418,12 @@ void snapwork_main(u32 magic, struct mb_info *mbi)
 		puts("SNAPWORK error=no-multiboot-memory-info\n");
 		return;
 	}
-	paging = (mbi->flags & 4) && has_word((const char *)mbi->cmdline, "paging");
+	if (mbi->flags & 4) {
+		pde_churn = has_word((const char *)mbi->cmdline, "paging-pde");
+		paging = pde_churn || has_word((const char *)mbi->cmdline, "paging");
+	} else {
+		paging = 0;
+	}
 	region_lo = REGION_START;
 	region_hi = (1u << 20) + mbi->mem_upper * 1024u;
 	region_hi &= ~(PAGE - 1);
@@ -425,7 +435,7 @@ void snapwork_main(u32 magic, struct mb_info *mbi)
 	puthex(region_hi);
 	puts(" pages=");
 	puthex((region_hi - region_lo) / PAGE);
-	puts(paging ? " mode=paging\n" : " mode=flat\n");
+	puts(pde_churn ? " mode=paging-pde\n" : paging ? " mode=paging\n" : " mode=flat\n");
 	if (!paging) {
 		snapwork_loop();
 		return;

@@ -25,8 +25,8 @@
 # (RFC_GUEST_SILENCE, default 300 s here), which collects evidence through
 # the outer QEMU's monitor before it kills a silent guest.  Defaults: one
 # backing, anon-4k with THP off, a 384 MiB nested guest in snapwork's
-# paging mode (its own page tables, ring 3, a timer: the shadow MMU's
-# work under npt=0), no tracing.  Writes
+# paging mode (its own page tables and a timer that rewrites one of
+# them: the shadow MMU's work under npt=0), no tracing.  Writes
 # results/e2e-soak.md (counts per kernel, npt and TCG mode; every run
 # with its evidence); logs: build/e2e/soak/.  "e2e-soak: N passed, N
 # failed", one per run: passed when it finished every phase cleanly.
@@ -38,7 +38,7 @@
 #: RFC_E2E_BACKINGS   e2e: backings (default "anon-4k thp hugetlb")
 #: RFC_E2E_NPT        e2e: which kvm_amd.npt runs (default "1")
 #: RFC_E2E_KERNELS    e2e: which guest kernels (default "base patched")
-#: RFC_E2E_L2         e2e, e2e-soak: snapwork's mode, flat or paging (default flat; soak: paging)
+#: RFC_E2E_L2         e2e, e2e-soak: snapwork's mode, flat, paging or paging-pde (default flat; soak: paging)
 #: RFC_E2E_DIR        e2e, e2e-soak: work directory (default build/e2e); two soaks in parallel need two
 
 . "$(dirname "$0")/lib.sh"
@@ -79,7 +79,7 @@ case $PASSES in '' | *[!0-9]* | 0) die "RFC_E2E_PASSES must be a positive number
 for k in $KERNELS; do
 	case $k in base | patched) ;; *) die "RFC_E2E_KERNELS: unknown kernel '$k' (base, patched)" ;; esac
 done
-case $L2 in flat | paging) ;; *) die "RFC_E2E_L2: '$L2' is not flat or paging" ;; esac
+case $L2 in flat | paging | paging-pde) ;; *) die "RFC_E2E_L2: '$L2' is not flat, paging or paging-pde" ;; esac
 for b in $BACKINGS; do
 	case $b in anon-4k | thp | hugetlb) ;; *) die "RFC_E2E_BACKINGS: unknown backing '$b' (anon-4k, thp, hugetlb)" ;; esac
 done

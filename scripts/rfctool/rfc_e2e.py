@@ -491,10 +491,13 @@ def plot(logs: Dict[str, Dict[str, Log]], rows: Dict[Tuple[str, str, str, str], 
 # What e2e/run says when snapwork reported a bad word or an exception,
 # restarted, or its QEMU exited.
 NESTED_FAILED = "the nested guest failed:"
+# ... and when it stopped printing passes (E2E-STALL lines follow).
+NESTED_STALLED = "the nested guest made no pass for"
 
 
 def soak_verdict(lines: List[str]) -> Tuple[str, List[str]]:
-    """ok, hang, splat, nested, error or no-result, and the evidence lines."""
+    """ok, hang, splat, nested, stall, error or no-result, and the evidence
+    lines."""
     guest = rfc_guestlog.parse(lines)
     log = parse(lines)
     watchdog = [ln.rstrip() for ln in lines if ln.startswith("GUEST-WATCHDOG:")]
@@ -517,6 +520,12 @@ def soak_verdict(lines: List[str]) -> Tuple[str, List[str]]:
         return "splat", evidence
     if any(NESTED_FAILED in e for e in errors):
         return "nested", evidence
+    if any(NESTED_STALLED in e for e in errors):
+        # What the monitor said of the nested guest: run state, vCPU state
+        # and where it is, its last console lines.
+        evidence += [ln.rstrip() for ln in lines if ln.startswith("E2E-STALL ") and
+                     re.search(r"VM status|CPU #|[ER]IP=|HLT=| l2: | qemu: ", ln)][:10]
+        return "stall", evidence
     if errors or (lines and not log.done):
         return "error", evidence
     if guest.verdict != rfc_guestlog.Verdict.PASS:
@@ -558,13 +567,15 @@ def soak_main(argv: List[str]) -> int:
           "runner's watchdog collected evidence through the outer QEMU's monitor and killed "
           "it; **splat**: a WARN, BUG, Oops, lockup or other report in the console; "
           "**nested**: the nested guest failed (snapwork read a word that is not its own "
-          "address, took a CPU exception, was reset, or its QEMU exited); **error**: the e2e script reported an error or did not finish.", "",
-          "| kernel | npt | TCG | runs | ok | hang | splat | nested | error | no-result |",
-          "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+          "address, took a CPU exception, was reset, or its QEMU exited); **stall**: the "
+          "nested guest printed no pass for 2 minutes (the monitor's view of it follows); "
+          "**error**: the e2e script reported an error or did not finish.", "",
+          "| kernel | npt | TCG | runs | ok | hang | splat | nested | stall | error | no-result |",
+          "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for (kernel, npt, tcg), c in sorted(counts.items()):
-        md.append("| %s | %s | %s | %d | %d | %d | %d | %d | %d | %d |" % (
+        md.append("| %s | %s | %s | %d | %d | %d | %d | %d | %d | %d | %d |" % (
             kernel, npt, tcg, sum(c.values()), c.get("ok", 0), c.get("hang", 0),
-            c.get("splat", 0), c.get("nested", 0), c.get("error", 0),
+            c.get("splat", 0), c.get("nested", 0), c.get("stall", 0), c.get("error", 0),
             c.get("no-result", 0)))
     md += ["", "| round | kernel | npt | TCG | verdict | evidence |",
            "| ---: | --- | --- | --- | --- | --- |"]

@@ -147,6 +147,18 @@ class WatchdogTest(unittest.TestCase):
         verdict, evidence = rfc_e2e.soak_verdict(nested)
         self.assertEqual(verdict, "nested")
         self.assertIn("exception=e", " ".join(evidence))
+        stalled = ok[:i] + [
+            "E2E-ERROR backing=anon-4k: the nested guest made no pass for 120s",
+            "E2E-STALL backing=anon-4k: VM status: running",
+            "E2E-STALL backing=anon-4k: * CPU #0: thread_id=123 (halted)",
+            "E2E-STALL backing=anon-4k: EIP=00100412 EFL=00000006 [-----P-] CPL=0 II=0 A20=1 SMM=0 HLT=1",
+            "E2E-STALL backing=anon-4k: irr=00 imr=fe isr=00 hprio=0 irq_base=20 rr_sel=0 elcr=00 fnm=0",
+            "E2E-STALL backing=anon-4k: l2: SNAPWORK pass=1f tsc=1 slow=0 max=1 hist=1"] + ok[i:]
+        verdict, evidence = rfc_e2e.soak_verdict(stalled)
+        self.assertEqual(verdict, "stall")
+        self.assertIn("VM status: running", " ".join(evidence))
+        self.assertIn("HLT=1", " ".join(evidence))
+        self.assertNotIn("irr=00", " ".join(evidence))
 
 
 if __name__ == "__main__":
