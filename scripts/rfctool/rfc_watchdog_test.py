@@ -159,6 +159,12 @@ class WatchdogTest(unittest.TestCase):
         self.assertIn("VM status: running", " ".join(evidence))
         self.assertIn("HLT=1", " ".join(evidence))
         self.assertNotIn("irr=00", " ".join(evidence))
+        # snapwork's mode: flat before E2E-BEGIN said, then as it says.
+        self.assertEqual(rfc_e2e.nested_mode(ok), "flat")
+        self.assertEqual(rfc_e2e.nested_mode(
+            ["E2E-BEGIN backing=anon-4k mem_mb=384 thp=never l2=paging-pde qemu=Q"]),
+            "paging-pde")
+        self.assertEqual(rfc_e2e.nested_mode([]), "?")
 
 
 if __name__ == "__main__":
