@@ -46,7 +46,8 @@
  * Anything wrong ends in one line and a halt: "SNAPWORK BAD read va=A
  * val=V" (a word that is not its address), "SNAPWORK BAD exception=V
  * err=E eip=I cs=C cr2=A" (any CPU exception), "SNAPWORK BAD churn ..."
- * or "SNAPWORK BAD alias ..." (a bad word through the timer's mappings).
+ * or "SNAPWORK BAD alias ..." (a bad word through the timer's mappings;
+ * these may start in the middle of a pass line that the timer interrupted).
  */
 typedef unsigned int u32;
 typedef unsigned long long u64;
