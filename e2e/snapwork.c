@@ -142,10 +142,12 @@ static u32 region_lo, region_hi;
 static volatile u32 filled;
 static int pde_churn;
 
-static void bad_read(u32 va, u32 val)
+/* "SNAPWORK BAD <what>A val=V" (what: "read va=", ...), then stop. */
+static void bad_word(const char *what, u32 addr, u32 val)
 {
-	puts("SNAPWORK BAD read va=");
-	puthex(va);
+	puts("SNAPWORK BAD ");
+	puts(what);
+	puthex(addr);
 	puts(" val=");
 	puthex(val);
 	puts("\n");
@@ -175,7 +177,7 @@ static void snapwork_loop(void)
 			}
 			t1 = rdtsc();
 			if (v != (u32)p)
-				bad_read((u32)p, v);
+				bad_word("read va=", (u32)p, v);
 			t1 -= t0;
 			hist[bucket(t1)]++;
 			if (t1 >= SLOW_CYCLES)
@@ -308,38 +310,26 @@ void snapwork_timer(void)
 {
 	u32 pages = (region_hi - region_lo) / PAGE;
 	u32 t = ticks++, pa = region_lo + t * 7919u % pages * PAGE;
-	u32 v, pt, lo_pt = region_lo >> 22, nr_pts = ((region_hi - 1) >> 22) - lo_pt + 1;
+	u32 v, pt, apa, lo_pt = region_lo >> 22;
+	u32 nr_pts = ((region_hi - 1) >> 22) - lo_pt + 1;
 
 	if (pde_churn && !(t & 15)) {
 		/* Page table pt, with its 1024 pages, seen at ALIAS_VA. */
 		pt = lo_pt + (t >> 4) % nr_pts;
 		pgdir[ALIAS_VA >> 22] = (u32)pgtab[pt] | PTE_P | PTE_RW;
 		__asm__ volatile("mov %%cr3, %%eax; mov %%eax, %%cr3" : : : "eax", "memory");
-		pa = (pt << 22) + (t >> 4) % 1024 * PAGE;
-		if (pa >= region_lo && pa < region_hi) {
-			v = *(volatile u32 *)(ALIAS_VA + (pa & ((4u << 20) - 1)));
-			if (filled && v != pa) {
-				puts("SNAPWORK BAD alias pa=");
-				puthex(pa);
-				puts(" val=");
-				puthex(v);
-				puts("\n");
-				halt();
-			}
+		apa = (pt << 22) + (t >> 4) % 1024 * PAGE;
+		if (apa >= region_lo && apa < region_hi) {
+			v = *(volatile u32 *)(ALIAS_VA + (apa & ((4u << 20) - 1)));
+			if (filled && v != apa)
+				bad_word("alias pa=", apa, v);
 		}
-		pa = region_lo + t * 7919u % pages * PAGE;
 	}
 	churn_pt[0] = pa | PTE_P | PTE_RW;
 	__asm__ volatile("invlpg (%0)" : : "r"(CHURN_VA) : "memory");
 	v = *(volatile u32 *)CHURN_VA;
-	if (filled && v != pa) {
-		puts("SNAPWORK BAD churn pa=");
-		puthex(pa);
-		puts(" val=");
-		puthex(v);
-		puts("\n");
-		halt();
-	}
+	if (filled && v != pa)
+		bad_word("churn pa=", pa, v);
 	outb(0x20, 0x20);	/* EOI */
 }
 
