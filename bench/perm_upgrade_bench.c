@@ -30,6 +30,16 @@
  * vCPU runs during the upgrade, remote_tlb_flush (flushes that had to kick
  * a running vCPU) is 0 there by construction.
  *
+ * Measured around the narrowing call (mprotect(R) / UFFDIO_WRITEPROTECT of
+ * the whole region, one call) the same way: host time, leaf SPTEs dropped
+ * and remote_tlb_flush_requests; then pf_taken of the guest's read pass
+ * right after it.  Where KVM zaps on the narrowing, the region's leaf
+ * SPTEs drop and the read faults them back in (read-only); where it
+ * write-protects them in place, they stay and the read needs no fault for
+ * them.  pages_4k and pages_2m do not change when an SPTE is
+ * write-protected in place, so these counts tell a zap from an in-place
+ * narrowing, not how many SPTEs an in-place narrowing changed.
+ *
  * Live mode (-L): several vCPUs (-v, default 2) keep running while host
  * threads change protections.  Each vCPU sweeps the region page by page
  * from its own starting point, forever; in the snapshot scenario it writes
@@ -93,9 +103,17 @@
  * hour between scans in the guest, and the INFO lines say how it was set.
  *
  * Output, parked mode, for each scenario, backing and repetition (a fresh
- * VM each), two lines, phase=downgrade (what narrowing did, for reference)
- * and phase=upgrade (the measurement):
+ * VM each), two lines, phase=downgrade (the narrowing) and phase=upgrade
+ * (the widening):
  *   BENCH scenario=S backing=B paging=tdp|shadow ... rep=N phase=P key=value ...
+ *   phase=downgrade: down_ns (host time of the narrowing call), down_zapped
+ *       (leaf SPTEs dropped across it), down_tlb_flush_req
+ *       (remote_tlb_flush_requests across it), ro_pf (pf_taken of the read
+ *       pass after it), warm_ns and warm_pf (KVM_RUN time and pf_taken of
+ *       the read pass before it, over writable SPTEs)
+ *   phase=upgrade: unit_kb, calls, passes, upgrade_ns, zapped, zapped_4k,
+ *       zapped_2m, tlb_flush, tlb_flush_req (across the upgrade call(s)),
+ *       pf_taken, pf_fixed, pass_ns (the re-read pass(es))
  * "BENCH-SKIP scenario=S backing=B paging=P reason=R" for what can't run,
  * "BENCH-INFO ..." first and "BENCH-DONE" last.  Live mode: "BENCH-LIVE-INFO
  * ..." first, then per run, each line with scenario=S backing=B paging=P:
@@ -607,17 +625,21 @@ static void run_rep(struct bench *b, int rep)
 	get_stats(b, &s1);
 	warm_pf = s1.pf_taken - s0.pf_taken;
 
-	/* Downgrade: zaps on both kernels. */
+	/*
+	 * Downgrade: zaps the region's SPTEs, or write-protects them in place
+	 * on a kernel that narrows in place.
+	 */
 	t0 = now_ns();
 	narrow(b);
 	down_ns = now_ns() - t0;
 	get_stats(b, &s2);
-	/* The guest keeps reading: read-only SPTEs. */
+	/* The guest keeps reading: read-only SPTEs, refaulted if zapped. */
 	guest_pass(b, OP_READ);
 	get_stats(b, &s3);
 	ro_pf = s3.pf_taken - s2.pf_taken;
-	print_result(b, rep, "phase=downgrade down_ns=%lu down_zapped=%lu ro_pf=%lu warm_ns=%lu warm_pf=%lu",
-		     down_ns, dropped(&s1, &s2), ro_pf, warm_ns, warm_pf);
+	print_result(b, rep, "phase=downgrade down_ns=%lu down_zapped=%lu down_tlb_flush_req=%lu ro_pf=%lu warm_ns=%lu warm_pf=%lu",
+		     down_ns, dropped(&s1, &s2), s2.flush_req - s1.flush_req,
+		     ro_pf, warm_ns, warm_pf);
 
 	if (b->sc != SC_SNAPSHOT) {
 		get_stats(b, &s0);

@@ -14,12 +14,14 @@
 # R/RW cycle; rates, flushes that kick vCPUs, guest read latency against a
 # quiet baseline).  khugepaged sleeps an hour between scans in the guest,
 # so that it does not collapse split THPs back in the middle of a run.
-# Writes results/bench.md (tables, patched/base ratios), results/bench.csv,
-# results/bench.png and results/bench-live.png.  Logs:
-# build/bench/{base,patched}-nptN.log.
+# With RFC_PRIOR_KERNEL (lib.sh), a third kernel, "prior", boots between
+# base and patched with the same initramfs and options.
+# Writes results/bench.md (tables, patched/base ratios, and patched/prior
+# with a prior kernel), results/bench.csv, results/bench.png and
+# results/bench-live.png.  Logs: build/bench/{base,prior,patched}-nptN.log.
 #
-# Ends with "bench: N passed, N failed", one per guest run that finished
-# both modes with no kernel splat.
+# Ends with "bench: N passed, N failed", one per guest run (every kernel,
+# prior included) that finished both modes with no kernel splat.
 #: RFC_BENCH_SIZE_MB  bench: guest region per measurement (default 64)
 #: RFC_BENCH_REPS     bench: repetitions, the tables show the median (default 5)
 #: RFC_BENCH_BATCHES  bench: snapshot scenario, guest passes over the resolves (8)
@@ -48,6 +50,7 @@ LIVE_VCPUS=${RFC_BENCH_LIVE_VCPUS:-2}
 LIVE_ARGS=${RFC_BENCH_LIVE_ARGS:-}
 RESULTS=${RFC_RESULTS:-$TOP/results}
 B=$BUILD/bench
+prior_kernel
 mkdir -p "$B" "$RESULTS"
 start=$(date +%s)
 
@@ -86,15 +89,16 @@ chmod +x "$B/suite/run"
 
 # What the report's header says about the setup (the QEMU command is read
 # from the guest logs).
-report_header "$B/header.txt" "args=$args" "live_args=$live_args"
+report_header "$B/header.txt" "args=$args" "live_args=$live_args" \
+	${prior:+"prior_kernel=$prior"}
 
 logs=
 pass=0
 fail=0
 for npt in $NPTS; do
-	for k in base patched; do
+	for k in base ${prior:+prior} patched; do
 		log=$B/$k-npt$npt.log
-		case $k in patched) kernel=$patched ;; base) kernel=$base ;; esac
+		case $k in patched) kernel=$patched ;; prior) kernel=$prior ;; base) kernel=$base ;; esac
 		t0=$(date +%s)
 		rc=0
 		"$TOP/scripts/run-guest.sh" "$kernel" "$B/initramfs.cpio.gz" "$npt" \

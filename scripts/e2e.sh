@@ -11,11 +11,15 @@
 # its access times.  e2e/run takes a background snapshot through QEMU's
 # human monitor in separate phases (write-protect, resolve, after) and reads
 # KVM's counters with "info stats".  Backings: anonymous 4 KiB (THP off),
-# THP, shared hugetlb.  Writes results/e2e.md, results/e2e.csv and
-# results/e2e.png; logs: build/e2e/{base,patched}-nptN.log.
+# THP, shared hugetlb.  With RFC_PRIOR_KERNEL (lib.sh), a third kernel,
+# "prior", boots between base and patched with the same initramfs and
+# options (RFC_E2E_KERNELS chooses among them).  Writes results/e2e.md,
+# results/e2e.csv and results/e2e.png; logs:
+# build/e2e/{base,prior,patched}-nptN.log.
 #
-# Ends with "e2e: N passed, N failed", one per guest run that completed
-# every phase of every backing with no kernel splat.
+# Ends with "e2e: N passed, N failed", one per guest run (every kernel,
+# prior included) that completed every phase of every backing with no
+# kernel splat.
 #
 # soak: the same snapshot many times, to catch rare hangs and crashes:
 # RFC_SOAK_ROUNDS rounds, each of them every npt of RFC_SOAK_NPT and TCG
@@ -37,7 +41,9 @@
 #: RFC_E2E_PASSES     e2e: nested guest passes per phase (default 2)
 #: RFC_E2E_BACKINGS   e2e: backings (default "anon-4k thp hugetlb")
 #: RFC_E2E_NPT        e2e: which kvm_amd.npt runs (default "1")
-#: RFC_E2E_KERNELS    e2e: which guest kernels (default "base patched")
+#: RFC_E2E_KERNELS    e2e: which guest kernels, booted in the order given: base,
+#:                    prior (needs RFC_PRIOR_KERNEL), patched (default "base
+#:                    patched"; "base prior patched" with RFC_PRIOR_KERNEL)
 #: RFC_E2E_L2         e2e, e2e-soak: snapwork's mode, flat, paging or paging-pde (default flat; soak: paging with npt=0, flat with npt=1)
 #: RFC_E2E_DIR        e2e, e2e-soak: work directory (default build/e2e); two soaks in parallel need two
 
@@ -74,14 +80,25 @@ soak)
 esac
 PASSES=${RFC_E2E_PASSES:-2}
 NPTS=${RFC_E2E_NPT:-1}
-KERNELS=${RFC_E2E_KERNELS:-base patched}
+if [ "$mode" = soak ]; then
+	[ -z "${RFC_PRIOR_KERNEL:-}" ] ||
+		info "RFC_PRIOR_KERNEL is not used by the soak (it boots the soak kernels)"
+	prior=
+else
+	prior_kernel
+fi
+KERNELS=${RFC_E2E_KERNELS:-base ${prior:+prior }patched}
 RESULTS=${RFC_RESULTS:-$TOP/results}
 case $MEM_MB in '' | *[!0-9]*) die "RFC_E2E_MEM_MB must be a number of MiB" ;; esac
 [ "$MEM_MB" -ge 64 ] && [ "$MEM_MB" -le 1024 ] && [ $((MEM_MB % 2)) -eq 0 ] ||
 	die "RFC_E2E_MEM_MB must be even and 64..1024 (2 MiB pages, and room in the 4 GiB outer guest)"
 case $PASSES in '' | *[!0-9]* | 0) die "RFC_E2E_PASSES must be a positive number" ;; esac
 for k in $KERNELS; do
-	case $k in base | patched) ;; *) die "RFC_E2E_KERNELS: unknown kernel '$k' (base, patched)" ;; esac
+	case $k in
+	base | patched) ;;
+	prior) [ -n "$prior" ] || die "RFC_E2E_KERNELS: prior needs RFC_PRIOR_KERNEL (a bzImage)" ;;
+	*) die "RFC_E2E_KERNELS: unknown kernel '$k' (base, prior, patched)" ;;
+	esac
 done
 case $L2 in flat | paging | paging-pde) ;; *) die "RFC_E2E_L2: '$L2' is not flat, paging or paging-pde" ;; esac
 L2_NPT1=${L2_NPT1:-$L2}
@@ -141,7 +158,8 @@ initramfs() {
 
 l2args="l2=$L2"
 [ "$L2_NPT1" = "$L2" ] || l2args="l2=$L2 (npt=1: $L2_NPT1)"
-report_header "$B/header.txt" "args=mem_mb=$MEM_MB passes=$PASSES $l2args trace=$TRACE backings=$BACKINGS"
+report_header "$B/header.txt" "args=mem_mb=$MEM_MB passes=$PASSES $l2args trace=$TRACE backings=$BACKINGS" \
+	${prior:+"prior_kernel=$prior"}
 
 if [ "$mode" = soak ]; then
 	mkdir -p "$B/soak"
@@ -190,7 +208,7 @@ fail=0
 for npt in $NPTS; do
 	for k in $KERNELS; do
 		log=$B/$k-npt$npt.log
-		case $k in patched) kernel=$patched ;; base) kernel=$base ;; esac
+		case $k in patched) kernel=$patched ;; prior) kernel=$prior ;; base) kernel=$base ;; esac
 		t0=$(date +%s)
 		rc=0
 		"$TOP/scripts/run-guest.sh" "$kernel" "$B/initramfs.cpio.gz" "$npt" \

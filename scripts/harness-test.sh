@@ -349,6 +349,24 @@ knobs_documented() {
 	done
 }
 
+# RFC_PRIOR_KERNEL (bench, e2e): unset or empty, no prior kernel; a file,
+# its absolute path; a missing file, an error that names it.
+prior_kernel_knob() {
+	unset RFC_PRIOR_KERNEL
+	prior_kernel
+	[ -z "$prior" ]
+	RFC_PRIOR_KERNEL=
+	prior_kernel
+	[ -z "$prior" ]
+	: >"$W/bzImage-prior"
+	(cd "$W" && RFC_PRIOR_KERNEL=bzImage-prior && prior_kernel && [ "$prior" = "$W/bzImage-prior" ])
+	RFC_PRIOR_KERNEL=$W/nope/bzImage
+	if (prior_kernel) 2>"$W/err"; then
+		return 1
+	fi
+	grep -q "RFC_PRIOR_KERNEL: no such file: $W/nope/bzImage" "$W/err"
+}
+
 # A message that moved is not new; a second copy of one is.
 sparse_compare() {
 	cat >"$W/base.log" <<-'EOL'
@@ -389,6 +407,7 @@ t "run-guest: a boot that never reached the test, once more" guest_retry
 t "run-guest: quiet refused" guest_refuses_quiet
 t "run-guest: a silent guest, evidence, killed" guest_silent
 t "sparse: moved message not new, repeated one is" sparse_compare
+t "bench, e2e: RFC_PRIOR_KERNEL unset, relative, missing" prior_kernel_knob
 
 report harness-test "$pass" "$fail"
 [ "$fail" -eq 0 ]

@@ -203,6 +203,19 @@ guest_kernels() {
 	fi
 }
 
+# prior_kernel: sets $prior to RFC_PRIOR_KERNEL as an absolute path, or to
+# nothing when it is unset or empty; dies when it names no file.  bench and
+# e2e boot it as a third kernel, labelled prior, between base and patched.
+#: RFC_PRIOR_KERNEL   bench, e2e: a prebuilt guest bzImage of the series without
+#:                    its newest patches, also booted, labelled prior, between
+#:                    base and patched (default none; e2e-soak ignores it)
+prior_kernel() {
+	prior=${RFC_PRIOR_KERNEL:-}
+	[ -n "$prior" ] || return 0
+	[ -f "$prior" ] || die "RFC_PRIOR_KERNEL: no such file: $prior"
+	prior=$(cd "$(dirname "$prior")" && pwd)/$(basename "$prior")
+}
+
 # report_header FILE [KEY=VALUE...]: the header of a guest suite's report
 # (bench, e2e, regress): when, QEMU, host, tree, base, harness, kernels,
 # then the suite's own KEY=VALUE lines.

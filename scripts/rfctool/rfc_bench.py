@@ -1,12 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0
 """The report of scripts/bench.sh: rfctool.py bench HEADER OUTDIR KERNEL:NPT=LOG...
 
-Read what bench/perm_upgrade_bench prints in each guest log (KERNEL is base
-or patched, NPT the kvm_amd.npt of the run): the parked mode's "BENCH ..."
+Read what bench/perm_upgrade_bench prints in each guest log (KERNEL is base,
+prior or patched, NPT the kvm_amd.npt of the run): the parked mode's "BENCH ..."
 lines, the live mode's "BENCH-LIVE*" lines and both modes' "BENCH-MEM"
 lines (see the program's header for their formats).  Write OUTDIR/bench.md,
 a section per npt: the parked table (every scenario and backing, base vs
-patched, median over the repetitions, patched/base ratio), the live table
+patched, median over the repetitions, patched/base ratio; with logs
+labelled prior, a prior column between them and a patched/prior ratio
+too; the upgrade's and the narrowing's rows), the live table
 (rates, per-call figures, guest read latency against the quiet baseline)
 and the memory table (each run's backing before and after); bench.csv
 (every parked repetition and every live phase, every key); bench.png
@@ -21,11 +23,20 @@ import csv
 import os
 import statistics
 import sys
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import rfc_guestlog
 
+# The kernels of a report, in column order: base and patched, with prior
+# (the series without its newest patches, RFC_PRIOR_KERNEL) between them
+# when a log is labelled prior.
 KERNELS = ("base", "patched")
+PRIOR_KERNELS = ("base", "prior", "patched")
+COLORS = {"base": "#c0504d", "prior": "#9bbb59", "patched": "#4f81bd"}
+# The header's row for prior: its uname from the log, the bzImage that
+# scripts/bench.sh and e2e.sh booted (prior_kernel= in HEADER).
+PRIOR_ROW = ("| prior kernel | %s (the series without its newest patches: `%s`, "
+             "RFC_PRIOR_KERNEL) |")
 SCENARIOS = ("mprotect", "uffd-wp", "snapshot")
 BACKINGS = ("anon-4k", "thp", "hugetlb", "hugetlb-shared")
 LIVE_SCENARIOS = ("snapshot", "mprotect")
@@ -44,6 +55,13 @@ METRICS = (
     ("pass_ns", "guest pass time (ms, min)", 1e-6, "{:.2f}", "min"),
     ("pass_vs_warm", "re-read pass / warm pass time", 1, "{:.2f}", "median"),
     ("upgrade_ns", "upgrade call time (us, min)", 1e-3, "{:.1f}", "min"),
+)
+# The narrowing that precedes the upgrade (the phase=downgrade line), same
+# tuple.
+NARROW_METRICS = (
+    ("ro_pf", "pf_taken (read after narrowing)", 1, "{:.0f}", "median"),
+    ("down_zapped", "zapped SPTEs (narrowing)", 1, "{:.0f}", "median"),
+    ("down_tlb_flush_req", "remote_tlb_flush_requests (narrowing)", 1, "{:.0f}", "median"),
 )
 
 
@@ -310,43 +328,85 @@ def ratio(b: Optional[float], p: Optional[float]) -> str:
     return "{:.2f}".format(p / b)
 
 
+def kernels_of(labels: Iterable[str]) -> Tuple[str, ...]:
+    """The kernels a report compares: KERNELS, or PRIOR_KERNELS when one of
+    the logs' labels is prior.  Any other label is bad input."""
+    given = set(labels)
+    bad = sorted(given - set(PRIOR_KERNELS))
+    if bad:
+        raise ValueError("unknown kernel %r (base, prior, patched)" % bad[0])
+    return PRIOR_KERNELS if "prior" in given else KERNELS
+
+
+def ratio_names(kernels: Sequence[str]) -> List[str]:
+    return ["patched/base"] + (["patched/prior"] if "prior" in kernels else [])
+
+
+def ratios(vals: Dict[str, Optional[float]], kernels: Sequence[str]) -> List[str]:
+    """The ratio cells of a row: patched/base, and patched/prior with prior."""
+    return [ratio(vals.get(n.split("/")[1]), vals.get("patched"))
+            for n in ratio_names(kernels)]
+
+
+def md_row(cells: Sequence[str]) -> str:
+    return "| %s |" % " | ".join(cells)
+
+
+def table_head(first: Sequence[str], kernels: Sequence[str]) -> List[str]:
+    """A comparison table's head: the FIRST columns, one per kernel, the
+    ratios; numbers right-aligned."""
+    nums = list(kernels) + ratio_names(kernels)
+    return [md_row(list(first) + nums),
+            md_row(["---"] * len(first) + ["---:"] * len(nums))]
+
+
+def ratio_text(kernels: Sequence[str]) -> str:
+    """How the reports explain their ratio columns."""
+    if "prior" in kernels:
+        return ("Ratios: patched/base and patched/prior; `=` both zero, `inf` the "
+                "denominator (base, prior) zero.")
+    return "Ratio: patched/base; `=` both zero, `inf` base zero."
+
+
+def title_kernels(kernels: Sequence[str]) -> str:
+    return "base, prior and patched" if "prior" in kernels else "base vs patched"
+
+
 def live_runs(lives: Dict[str, Dict[str, LiveLog]], npt: str, kernel: str,
               sc: str, bk: str) -> Optional[LiveRun]:
     log = lives.get(npt, {}).get(kernel)
     return None if log is None else log.runs.get((sc, bk))
 
 
-def live_table(lives: Dict[str, Dict[str, LiveLog]], npt: str) -> List[str]:
-    md = ["| scenario | backing | metric | base | patched | patched/base |",
-          "| --- | --- | --- | ---: | ---: | ---: |"]
+def live_table(lives: Dict[str, Dict[str, LiveLog]], npt: str,
+               kernels: Sequence[str] = KERNELS) -> List[str]:
+    md = table_head(("scenario", "backing", "metric"), kernels)
     for sc in LIVE_SCENARIOS:
         for bk in BACKINGS:
-            r = {k: live_runs(lives, npt, k, sc, bk) for k in KERNELS}
+            r = {k: live_runs(lives, npt, k, sc, bk) for k in kernels}
             if not any(x is not None and "scenario" in x.phases for x in r.values()):
                 continue
             for label, fn, form in LIVE_METRICS:
-                b = fn(r["base"]) if r["base"] else None
-                p = fn(r["patched"]) if r["patched"] else None
-                md.append("| %s | %s | %s | %s | %s | %s |" % (
-                    sc, bk, label, fmt(b, 1, form), fmt(p, 1, form), ratio(b, p)))
+                vals = {k: fn(run) if run else None for k, run in r.items()}
+                md.append(md_row([sc, bk, label] + [fmt(vals[k], 1, form) for k in kernels]
+                                 + ratios(vals, kernels)))
             for key, label in LATENCY_METRICS:
-                cells, vals = [], []
-                for k in KERNELS:
+                cells, vals = [], {}
+                for k in kernels:
                     run = r[k]
                     v = latency_ns(run, "scenario", key) if run else None
                     q = latency_ns(run, "baseline", key) if run else None
-                    vals.append(v)
+                    vals[k] = v
                     cells.append("%s (%s)" % (fmt(v, 1, "{:.0f}"), fmt(q, 1, "{:.0f}")))
-                md.append("| %s | %s | read latency %s, ns: scenario (baseline) | %s | %s | %s |"
-                          % (sc, bk, label, cells[0], cells[1], ratio(vals[0], vals[1])))
+                md.append(md_row([sc, bk, "read latency %s, ns: scenario (baseline)" % label]
+                                 + cells + ratios(vals, kernels)))
             if sc == "snapshot":
                 for key, label in (("by_fault", "units resolved by the fault handler"),):
-                    b = num(r["base"].phases.get("scenario", {}), key) if r["base"] else None
-                    p = num(r["patched"].phases.get("scenario", {}), key) \
-                        if r["patched"] else None
-                    md.append("| %s | %s | %s | %s | %s | %s |" % (
-                        sc, bk, label, fmt(b, 1, "{:.0f}"), fmt(p, 1, "{:.0f}"),
-                        ratio(b, p)))
+                    vals = {k: num(run.phases.get("scenario", {}), key) if run else None
+                            for k, run in r.items()}
+                    md.append(md_row([sc, bk, label]
+                                     + [fmt(vals[k], 1, "{:.0f}") for k in kernels]
+                                     + ratios(vals, kernels)))
     return md
 
 
@@ -363,14 +423,15 @@ def mem_cell(mem: Row, keys: Tuple[str, ...], delta: bool = False) -> str:
     return "%d" % vals[0] if vals[0] == vals[1] else "%d → %d" % (vals[0], vals[1])
 
 
-def memory_table(runs: Dict[str, Run], lives: Dict[str, LiveLog]) -> List[str]:
+def memory_table(runs: Dict[str, Run], lives: Dict[str, LiveLog],
+                 kernels: Sequence[str] = KERNELS) -> List[str]:
     md = ["| mode | scenario | backing | kernel | AnonHugePages kB | hugetlb mapped kB "
           "| HugePages_Free | thp_split_pmd | thp_collapse_alloc | pages_4k | pages_2m |",
           "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     entries: List[Tuple[str, str, str, str, Row]] = []
     for sc in SCENARIOS:
         for bk in BACKINGS:
-            for k in KERNELS:
+            for k in kernels:
                 # The first repetition: the others start from the same state.
                 rows = [r for r in runs.get(k, NO_RUN)[0]
                         if r["scenario"] == sc and r["backing"] == bk and r["rep"] == "0"]
@@ -378,7 +439,7 @@ def memory_table(runs: Dict[str, Run], lives: Dict[str, LiveLog]) -> List[str]:
                     entries.append(("parked", sc, bk, k, rows[0]))
     for sc in LIVE_SCENARIOS:
         for bk in BACKINGS:
-            for k in KERNELS:
+            for k in kernels:
                 log = lives.get(k)
                 run = log.runs.get((sc, bk)) if log else None
                 if run and run.mem:
@@ -394,12 +455,13 @@ def memory_table(runs: Dict[str, Run], lives: Dict[str, LiveLog]) -> List[str]:
     return md
 
 
-def live_csv_rows(lives: Dict[str, Dict[str, LiveLog]]) -> List[Row]:
+def live_csv_rows(lives: Dict[str, Dict[str, LiveLog]],
+                  kernels: Sequence[str] = KERNELS) -> List[Row]:
     """One row per live run and phase: its BENCH-LIVE keys, the percentiles
     from its histogram, the memory keys on the scenario row."""
     out = []
     for npt in sorted(lives, reverse=True):
-        for kernel in KERNELS:
+        for kernel in kernels:
             log = lives[npt].get(kernel)
             if log is None:
                 continue
@@ -424,6 +486,7 @@ def main(argv: List[str]) -> int:
         sys.exit(__doc__)
     outdir = argv[1]
     header, specs = rfc_guestlog.report_inputs(argv[0], argv[2:])
+    kernels = kernels_of(k for k, _, _ in specs)
     runs: Dict[str, Dict[str, Run]] = {}    # npt -> kernel -> (rows, skips, info, log)
     lives: Dict[str, Dict[str, LiveLog]] = {}   # npt -> kernel -> live part
     for kernel, npt, path in specs:
@@ -436,43 +499,47 @@ def main(argv: List[str]) -> int:
     keys = ["kernel", "npt", "kernel_release", "mode"]
     allrows: List[Row] = []
     for npt in sorted(runs, reverse=True):
-        for kernel in KERNELS:
+        for kernel in kernels:
             rows, _, info, _ = runs[npt].get(kernel, NO_RUN)
             for r in rows:
                 r = dict(r, kernel=kernel, npt=npt, mode="parked",
                          kernel_release=info.get("kernel", ""))
                 allrows.append(r)
-    allrows += live_csv_rows(lives)
+    allrows += live_csv_rows(lives, kernels)
     for r in allrows:
         keys += [k for k in r if k not in keys]
     write_csv(os.path.join(outdir, "bench.csv"), keys, allrows)
 
     md: List[str] = []
-    md.append("# perm_upgrade_bench: base vs patched")
+    md.append("# perm_upgrade_bench: %s" % title_kernels(kernels))
     md.append("")
     md.append("Generated by `scripts/bench.sh` (`bench/perm_upgrade_bench.c`).")
     md.append("")
     md.append("**Every figure here is taken under TCG: KVM runs nested in a QEMU/TCG "
               "guest, so times, rates and latencies are those of an emulated machine "
               "(an IPI to a CPU running a nested guest costs about a millisecond). Only "
-              "the counts (faults, zaps, flush requests per call) and the patched/base "
-              "ratios of counts carry over to real hardware.**")
+              "the counts (faults, zaps, flush requests per call) and the %s "
+              "ratios of counts carry over to real hardware.**"
+              % " and ".join(ratio_names(kernels)))
     md.append("")
     rel: Dict[str, str] = {}
     for npt in runs:
-        for kernel in KERNELS:
-            info = runs[npt].get(kernel, NO_RUN)[2] or lives[npt][kernel].info
+        for kernel in kernels:
+            info = runs[npt].get(kernel, NO_RUN)[2] or \
+                lives[npt].get(kernel, LiveLog()).info
             if info.get("kernel"):
                 rel[kernel] = info["kernel"]
     live_info: Dict[str, str] = {}
     for npt in lives:
-        for kernel in KERNELS:
+        for kernel in kernels:
             if kernel in lives[npt] and lives[npt][kernel].info:
                 live_info = lives[npt][kernel].info
     md.append("| | |")
     md.append("| --- | --- |")
     md.append("| date | %s |" % header.get("date", "?"))
     md.append("| base kernel | %s |" % rel.get("base", "?"))
+    if "prior" in kernels:
+        md.append(PRIOR_ROW % (rel.get("prior", "?"), header.get("prior_kernel", "?")))
     md.append("| patched kernel | %s (uname: base version + g<commit of the series' head>) |"
               % rel.get("patched", "?"))
     md.append("| tree now | %s (base %s), harness %s; guest kernels %s |"
@@ -507,7 +574,13 @@ def main(argv: List[str]) -> int:
               "counts every flush KVM asked for. Guest pass time: host time of KVM_RUN for the "
               "re-read pass(es), summed; re-read pass / warm pass: one re-read pass over the pass "
               "without faults that precedes the downgrade in the same VM (1.00 = no refault "
-              "cost). Ratio: patched/base; `=` both zero, `inf` base zero.")
+              "cost). The (narrowing) rows: the `mprotect(R)` or `UFFDIO_WRITEPROTECT` of the "
+              "whole region that comes before the upgrade (one call, in every scenario), "
+              "measured the same way: zapped SPTEs and remote_tlb_flush_requests across that "
+              "call, pf_taken across the guest's read pass right after it. An SPTE that KVM "
+              "write-protects in place stays in `pages_4k` + `pages_2m`, so a narrowing in "
+              "place shows 0 zapped SPTEs however many SPTEs it write-protected. %s"
+              % ratio_text(kernels))
     md.append("")
     md.append("Live mode: a fresh VM per scenario and backing, its vCPUs sweeping the region "
               "without a stop (the snapshot scenario's guest writes one page in N, always the "
@@ -551,7 +624,7 @@ def main(argv: List[str]) -> int:
         md.append("")
         md.append("### Parked vCPU")
         md.append("")
-        for kernel in KERNELS:
+        for kernel in kernels:
             rows, skips, info, path = runs[npt].get(kernel, NO_RUN)
             if not rows:
                 md.append("**%s kernel: no results** (log: `%s`)" % (kernel, path))
@@ -560,27 +633,25 @@ def main(argv: List[str]) -> int:
                 md.append("%s kernel: skipped %s/%s: %s" % (kernel, s.get("scenario"),
                                                             s.get("backing"), s.get("reason")))
                 md.append("")
-        md.append("| scenario | backing | metric | base | patched | patched/base |")
-        md.append("| --- | --- | --- | ---: | ---: | ---: |")
+        md += table_head(("scenario", "backing", "metric"), kernels)
         for sc in SCENARIOS:
             for bk in BACKINGS:
                 sel = {k: [r for r in runs[npt].get(k, NO_RUN)[0]
                            if r["scenario"] == sc and r["backing"] == bk]
-                       for k in KERNELS}
-                if not sel["base"] and not sel["patched"]:
+                       for k in kernels}
+                if not any(sel.values()):
                     continue
-                for key, label, scale, form, how in METRICS:
+                for key, label, scale, form, how in NARROW_METRICS + METRICS:
                     if key == "refaults_per_call" and sc != "snapshot":
                         continue
-                    b = aggregate(sel["base"], key, how)
-                    p = aggregate(sel["patched"], key, how)
-                    md.append("| %s | %s | %s | %s | %s | %s |" % (
-                        sc, bk, label, fmt(b, scale, form), fmt(p, scale, form),
-                        ratio(b, p)))
+                    vals = {k: aggregate(sel[k], key, how) for k in kernels}
+                    md.append(md_row([sc, bk, label]
+                                     + [fmt(vals[k], scale, form) for k in kernels]
+                                     + ratios(vals, kernels)))
         md.append("")
         md.append("### Live vCPUs")
         md.append("")
-        for kernel in KERNELS:
+        for kernel in kernels:
             log = lives[npt].get(kernel)
             path = runs[npt].get(kernel, NO_RUN)[3]
             if log is None or not log.runs:
@@ -595,11 +666,11 @@ def main(argv: List[str]) -> int:
                 md.append("%s kernel: skipped live %s/%s: %s" % (
                     kernel, s.get("scenario"), s.get("backing"), s.get("reason")))
                 md.append("")
-        md += live_table(lives, npt)
+        md += live_table(lives, npt, kernels)
         md.append("")
         md.append("### Memory")
         md.append("")
-        md += memory_table(runs[npt], lives[npt])
+        md += memory_table(runs[npt], lives[npt], kernels)
         md.append("")
 
     md.append("![refaults and guest pass time](bench.png)")
@@ -607,8 +678,8 @@ def main(argv: List[str]) -> int:
     md.append("![live mode: read latency and refaults over the snapshot](bench-live.png)")
     md.append("")
     write_md(os.path.join(outdir, "bench.md"), md)
-    plot(runs, os.path.join(outdir, "bench.png"))
-    plot_live(lives, os.path.join(outdir, "bench-live.png"))
+    plot(runs, os.path.join(outdir, "bench.png"), kernels)
+    plot_live(lives, os.path.join(outdir, "bench-live.png"), kernels)
     return 0
 
 
@@ -625,21 +696,21 @@ def pyplot(path: str) -> Any:
     return plt
 
 
-def plot(runs: Dict[str, Dict[str, Run]], path: str) -> None:
+def plot(runs: Dict[str, Dict[str, Run]], path: str,
+         kernels: Sequence[str] = KERNELS) -> None:
     plt = pyplot(path)
     if plt is None:
         return
     npts = sorted(runs, reverse=True)
     fig, axes = plt.subplots(len(npts), 2, figsize=(14, 4.5 * len(npts)), squeeze=False)
-    colors = {"base": "#c0504d", "patched": "#4f81bd"}
     for i, npt in enumerate(npts):
         labels = ["%s\n%s" % (sc, bk) for sc in SCENARIOS for bk in BACKINGS]
         for j, (key, title, scale) in enumerate((
                 ("pf_taken", "guest re-read page faults (pf_taken)", 1),
                 ("pass_ns", "guest re-read pass time (ms, min of reps)", 1e-6))):
             ax = axes[i][j]
-            width = 0.4
-            for n, kernel in enumerate(KERNELS):
+            width = 0.8 / len(kernels)
+            for n, kernel in enumerate(kernels):
                 vals: List[float] = []
                 for sc in SCENARIOS:
                     for bk in BACKINGS:
@@ -647,8 +718,8 @@ def plot(runs: Dict[str, Dict[str, Run]], path: str) -> None:
                                 if r["scenario"] == sc and r["backing"] == bk]
                         v = aggregate(rows, key, "median" if key == "pf_taken" else "min")
                         vals.append(0 if v is None else v * scale)
-                xs = [x + (n - 0.5) * width for x in range(len(labels))]
-                ax.bar(xs, vals, width, label=kernel, color=colors[kernel])
+                xs = [x + (n - (len(kernels) - 1) / 2) * width for x in range(len(labels))]
+                ax.bar(xs, vals, width, label=kernel, color=COLORS[kernel])
             ax.set_xticks(range(len(labels)))
             ax.set_xticklabels(labels, fontsize=7)
             ax.set_yscale("symlog" if key == "pf_taken" else "log")
@@ -661,12 +732,13 @@ def plot(runs: Dict[str, Dict[str, Run]], path: str) -> None:
 
 
 
-def plot_live(lives: Dict[str, Dict[str, LiveLog]], path: str) -> None:
+def plot_live(lives: Dict[str, Dict[str, LiveLog]], path: str,
+              kernels: Sequence[str] = KERNELS) -> None:
     """Per npt: the read latency distribution (fraction of reads at least
     that slow) of each scenario and backing, base vs patched, baselines
     dotted; and the faults per second over the snapshot (pf_fixed: faults
-    that mapped a page, pf_taken: all of them, retries included), base vs
-    patched."""
+    that mapped a page, pf_taken: all of them, retries included), per
+    kernel."""
     if not any(log.runs for by_kernel in lives.values() for log in by_kernel.values()):
         return
     plt = pyplot(path)
@@ -676,13 +748,12 @@ def plot_live(lives: Dict[str, Dict[str, LiveLog]], path: str) -> None:
     nrows = 3 * len(npts)
     fig, axes = plt.subplots(nrows, len(BACKINGS), figsize=(5 * len(BACKINGS), 3.6 * nrows),
                              squeeze=False)
-    colors = {"base": "#c0504d", "patched": "#4f81bd"}
     for i, npt in enumerate(npts):
         mode = "TDP" if npt == "1" else "shadow"
         for j, bk in enumerate(BACKINGS):
             for row, sc in enumerate(LIVE_SCENARIOS):
                 ax = axes[3 * i + row][j]
-                for kernel in KERNELS:
+                for kernel in kernels:
                     run = live_runs(lives, npt, kernel, sc, bk)
                     if run is None:
                         continue
@@ -696,7 +767,7 @@ def plot_live(lives: Dict[str, Dict[str, LiveLog]], path: str) -> None:
                             xs.append(lo * 1e6 / khz)
                             ys.append(left / n)
                             left -= c
-                        ax.step(xs, ys, where="post", linestyle=style, color=colors[kernel],
+                        ax.step(xs, ys, where="post", linestyle=style, color=COLORS[kernel],
                                 label="%s %s" % (kernel, phase))
                 ax.set_xscale("log")
                 ax.set_yscale("log")
@@ -707,7 +778,7 @@ def plot_live(lives: Dict[str, Dict[str, LiveLog]], path: str) -> None:
                 ax.legend(fontsize=7)
                 ax.grid(alpha=0.3)
             ax = axes[3 * i + 2][j]
-            for kernel in KERNELS:
+            for kernel in kernels:
                 run = live_runs(lives, npt, kernel, "snapshot", bk)
                 if run is None:
                     continue
@@ -715,7 +786,7 @@ def plot_live(lives: Dict[str, Dict[str, LiveLog]], path: str) -> None:
                     series = rate_series(run, key)
                     if series:
                         ax.plot([t for t, _ in series], [v for _, v in series], style,
-                                marker=".", color=colors[kernel], label="%s %s" % (kernel, key))
+                                marker=".", color=COLORS[kernel], label="%s %s" % (kernel, key))
             ax.set_xlabel("seconds since the snapshot started", fontsize=8)
             ax.set_ylabel("faults per second", fontsize=8)
             ax.set_title("npt=%s (%s) snapshot %s: refaults per second" % (npt, mode, bk),

@@ -105,6 +105,49 @@ class E2ETest(unittest.TestCase):
                 rows = list(csv.DictReader(f))
             self.assertEqual(len(rows), 2 * len(rfc_e2e.PHASES))
 
+    def report(self, *specs: str) -> str:
+        with tempfile.TemporaryDirectory() as d:
+            hdr = os.path.join(d, "header.txt")
+            with open(hdr, "w") as f:
+                f.write("date=now\nprior_kernel=/srv/prior/bzImage\n")
+            with contextlib.redirect_stdout(io.StringIO()):
+                rc = rfc_e2e.main([hdr, d] + list(specs))
+            self.assertEqual(rc, 0)
+            with open(os.path.join(d, "e2e.md")) as f:
+                return f.read()
+
+    def test_snapshot_faults(self) -> None:
+        # The write-protect and resolve phases together, per page of the
+        # nested guest's 128 MiB (32768 pages): 29522 + 35283 on base,
+        # 29517 + 0 on patched.
+        md = self.report("base:1=" + BASE, "patched:1=" + PATCHED)
+        self.assertIn("| protect+resolve | guest page faults (pf_taken) | 64805 | 29517 | 0.46 |",
+                      md)
+        self.assertIn("| protect+resolve | pf_taken per page of guest memory (32768 pages) "
+                      "| 1.98 | 0.90 | 0.46 |", md)
+        self.assertNotIn("prior", md)
+
+    def test_prior(self) -> None:
+        # A third kernel between base and patched (synthetic logs,
+        # test_data/e2e-synth-*: 64 MiB, prior zaps on the write-protect
+        # only, patched never).
+        md = self.report(*("%s:1=%s" % (k, os.path.join(DATA, "e2e-synth-%s.log" % k))
+                           for k in ("base", "prior", "patched")))
+        self.assertIn("# QEMU background snapshot, end to end: base, prior and patched", md)
+        self.assertIn("| prior kernel | 7.2.8-g5b3e0d41c7f2 (the series without its newest "
+                      "patches: `/srv/prior/bzImage`, RFC_PRIOR_KERNEL) |", md)
+        self.assertIn("| phase | metric | base | prior | patched | patched/base | patched/prior |",
+                      md)
+        self.assertIn("| protect | guest page faults (pf_taken) | 12300 | 12300 | 0 | 0.00 | 0.00 |",
+                      md)
+        self.assertIn("| resolve | remote_tlb_flush_requests | 12000 | 0 | 0 | 0.00 | = |", md)
+        self.assertIn("| protect+resolve | guest page faults (pf_taken) | 26300 | 12300 | 0 "
+                      "| 0.00 | 0.00 |", md)
+        self.assertIn("| protect+resolve | pf_taken per page of guest memory (16384 pages) "
+                      "| 1.61 | 0.75 | 0.00 | 0.00 | 0.00 |", md)
+        self.assertIn("| snapshot and memory | base | prior | patched |", md)
+        self.assertIn("| QEMU's total time (ms, throttled part included) | 3400 | 3400 | 3400 |", md)
+
     def test_missing_log(self) -> None:
         with tempfile.TemporaryDirectory() as d:
             hdr = os.path.join(d, "header.txt")

@@ -431,6 +431,91 @@ class LiveBenchTest(unittest.TestCase):
         self.assertIn("**patched kernel: the live mode did not finish**", md)
 
 
+class PriorBenchTest(unittest.TestCase):
+    """The bench report with a third kernel, prior (the series without its
+    newest patches), on small synthetic logs (test_data/bench-synth-*):
+    base zaps on the narrowing and the upgrade, prior only on the
+    narrowing, patched on neither."""
+
+    def setUp(self) -> None:
+        self.tmp = tempfile.mkdtemp()
+        self.header = os.path.join(self.tmp, "header.txt")
+        with open(self.header, "w") as f:
+            f.write("date=2026-12-01 12:00 UTC\nlive_args=-L -s 4 -T 2000 -v 2\n"
+                    "prior_kernel=/srv/prior/bzImage\n")
+
+    def tearDown(self) -> None:
+        shutil.rmtree(self.tmp)
+
+    def report(self, *kernels: str) -> str:
+        import contextlib
+        out = os.path.join(self.tmp, "out")
+        with redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            rc = rfctool.main(["bench", self.header, out] + [
+                "%s:1=%s" % (k, data("bench-synth-%s-npt1.log" % k)) for k in kernels])
+        self.assertEqual(rc, 0)
+        with open(os.path.join(out, "bench.md")) as f:
+            return f.read()
+
+    def test_three_kernels(self) -> None:
+        md = self.report("base", "prior", "patched")
+        self.assertIn("# perm_upgrade_bench: base, prior and patched", md)
+        self.assertIn("| prior kernel | 7.2.8-g5b3e0d41c7f2 (the series without its newest "
+                      "patches: `/srv/prior/bzImage`, RFC_PRIOR_KERNEL) |", md)
+        # Parked and live tables: prior between base and patched, both ratios.
+        head = ("| scenario | backing | metric | base | prior | patched | patched/base "
+                "| patched/prior |")
+        self.assertEqual(md.count(head), 2)
+        rows = LiveBenchTest.table(md)
+        # The narrowing: base and prior zap and refault, patched neither.
+        self.assertEqual(rows[("mprotect", "anon-4k", "pf_taken (read after narrowing)")],
+                         ["1024", "1024", "0", "0.00", "0.00"])
+        self.assertEqual(rows[("mprotect", "anon-4k", "zapped SPTEs (narrowing)")],
+                         ["1024", "1024", "0", "0.00", "0.00"])
+        self.assertEqual(rows[("snapshot", "thp", "remote_tlb_flush_requests (narrowing)")],
+                         ["1", "1", "1", "1.00", "1.00"])
+        # The upgrade: prior and patched keep the SPTEs; times are minima.
+        self.assertEqual(rows[("mprotect", "anon-4k", "pf_taken (re-read)")],
+                         ["1024", "0", "0", "0.00", "="])
+        self.assertEqual(rows[("mprotect", "anon-4k", "upgrade call time (us, min)")],
+                         ["800.0", "30.0", "30.0", "0.04", "1.00"])
+        # Live: the R/RW cycle refaults twice on base, once on prior.
+        self.assertEqual(rows[("mprotect", "anon-4k", "faults fixed (pf_fixed) per call")],
+                         ["2048", "1024", "0.000", "0.00", "0.00"])
+        self.assertEqual(rows[("mprotect", "anon-4k",
+                               "read latency p99, ns: scenario (baseline)")],
+                         ["69632 (272)", "69632 (272)", "272 (272)", "0.00", "0.00"])
+        # Memory: a row per kernel, in column order.
+        self.assertIn("| parked | mprotect | anon-4k | base | n/a", md)
+        self.assertLess(md.index("| parked | mprotect | anon-4k | prior |"),
+                        md.index("| parked | mprotect | anon-4k | patched |"))
+        self.assertIn("Ratios: patched/base and patched/prior", md)
+        import csv
+        with open(os.path.join(self.tmp, "out", "bench.csv")) as f:
+            csv_rows = list(csv.DictReader(f))
+        prior = [r for r in csv_rows if r["kernel"] == "prior" and r["mode"] == "parked"]
+        self.assertEqual(len(prior), 4)
+        self.assertEqual(prior[0]["kernel_release"], "7.2.8-g5b3e0d41c7f2")
+        self.assertEqual(prior[0]["down_tlb_flush_req"], "1")
+
+    def test_two_kernels(self) -> None:
+        # Without a prior log, the tables are those of base vs patched.
+        md = self.report("base", "patched")
+        self.assertNotIn("prior", md)
+        self.assertIn("| scenario | backing | metric | base | patched | patched/base |\n"
+                      "| --- | --- | --- | ---: | ---: | ---: |\n", md)
+        self.assertIn("| mprotect | anon-4k | zapped SPTEs (narrowing) | 1024 | 0 | 0.00 |", md)
+
+    def test_unknown_kernel(self) -> None:
+        import contextlib
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            rc = rfctool.main(["bench", self.header, self.tmp,
+                               "old:1=" + data("bench-synth-prior-npt1.log")])
+        self.assertEqual(rc, 2)
+        self.assertIn("unknown kernel 'old' (base, prior, patched)", err.getvalue())
+
+
 if __name__ == "__main__":
     # The harness's suite protocol: one count per test case.
     prog = unittest.main(verbosity=2, exit=False)
