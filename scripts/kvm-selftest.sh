@@ -4,11 +4,13 @@
 # kvm-selftest.sh
 # Run the series' KVM selftests on the patched and the base kernel, each
 # with nested paging (kvm_amd.npt=1) and shadow paging (npt=0):
-#   - x86/perm_upgrade_test: SPTEs kept across upgrades, zapped across
-#     downgrades.  Expected: passes on the patched kernel; fails on the
-#     base kernel, reporting the refaults.
-#   - x86/perm_upgrade_pfncache_test: no gfn_to_pfn_cache write to a
-#     write-protected page.  Expected to pass on both kernels.
+#   - x86/perm_upgrade_test: SPTEs kept across upgrades, kept
+#     write-protected across changes that only take write away (writes
+#     still refused), zapped across other downgrades.  Expected: passes on
+#     the patched kernel; fails on the base kernel, reporting the
+#     refaults.
+#   - x86/perm_upgrade_pfncache_test: no kvmclock or steal-time write to
+#     a write-protected page.  Expected to pass on both kernels.
 #   - mmu_stress_test in its concurrent protection mode ($RACE_ARGS):
 #     vCPUs run while other threads change protections.  Expected to pass
 #     on both kernels.
