@@ -467,24 +467,27 @@ class PriorBenchTest(unittest.TestCase):
                 "| patched/prior |")
         self.assertEqual(md.count(head), 2)
         rows = LiveBenchTest.table(md)
-        # The narrowing: base and prior zap and refault, patched neither.
-        self.assertEqual(rows[("mprotect", "anon-4k", "pf_taken (read after narrowing)")],
-                         ["1024", "1024", "0", "0.00", "0.00"])
-        self.assertEqual(rows[("mprotect", "anon-4k", "zapped SPTEs (narrowing)")],
-                         ["1024", "1024", "0", "0.00", "0.00"])
-        self.assertEqual(rows[("snapshot", "thp", "remote_tlb_flush_requests (narrowing)")],
-                         ["1", "1", "1", "1.00", "1.00"])
-        # The upgrade: prior and patched keep the SPTEs; times are minima.
-        self.assertEqual(rows[("mprotect", "anon-4k", "pf_taken (re-read)")],
-                         ["1024", "0", "0", "0.00", "="])
-        self.assertEqual(rows[("mprotect", "anon-4k", "upgrade call time (us, min)")],
-                         ["800.0", "30.0", "30.0", "0.04", "1.00"])
-        # Live: the R/RW cycle refaults twice on base, once on prior.
-        self.assertEqual(rows[("mprotect", "anon-4k", "faults fixed (pf_fixed) per call")],
-                         ["2048", "1024", "0.000", "0.00", "0.00"])
-        self.assertEqual(rows[("mprotect", "anon-4k",
-                               "read latency p99, ns: scenario (baseline)")],
-                         ["69632 (272)", "69632 (272)", "272 (272)", "0.00", "0.00"])
+        expected = {
+            # The narrowing: base and prior zap and refault, patched neither.
+            ("mprotect", "anon-4k", "pf_taken (read after narrowing)"):
+                ["1024", "1024", "0", "0.00", "0.00"],
+            ("mprotect", "anon-4k", "zapped SPTEs (narrowing)"):
+                ["1024", "1024", "0", "0.00", "0.00"],
+            ("snapshot", "thp", "remote_tlb_flush_requests (narrowing)"):
+                ["1", "1", "1", "1.00", "1.00"],
+            # The upgrade: prior and patched keep the SPTEs; times are minima.
+            ("mprotect", "anon-4k", "pf_taken (re-read)"):
+                ["1024", "0", "0", "0.00", "="],
+            ("mprotect", "anon-4k", "upgrade call time (us, min)"):
+                ["800.0", "30.0", "30.0", "0.04", "1.00"],
+            # Live: the R/RW cycle refaults twice on base, once on prior.
+            ("mprotect", "anon-4k", "faults fixed (pf_fixed) per call"):
+                ["2048", "1024", "0.000", "0.00", "0.00"],
+            ("mprotect", "anon-4k", "read latency p99, ns: scenario (baseline)"):
+                ["69632 (272)", "69632 (272)", "272 (272)", "0.00", "0.00"],
+        }
+        for key, want in expected.items():
+            self.assertEqual(rows[key], want, key)
         # Memory: a row per kernel, in column order.
         self.assertIn("| parked | mprotect | anon-4k | base | n/a", md)
         self.assertLess(md.index("| parked | mprotect | anon-4k | prior |"),
