@@ -16,8 +16,8 @@
 ///   callback, with whether it reads range->event or the range flags, or
 ///   hands the range on; testing the upgrade or protection bits of
 ///   range->flags directly, instead of through
-///   mmu_notifier_range_perm_upgrade() and mmu_notifier_range_new_prot(),
-///   ignores the event and fails;
+///   mmu_notifier_range_perm_upgrade(), mmu_notifier_range_wrprotect() and
+///   mmu_notifier_range_new_prot(), ignores the event and fails;
 /// - every struct kvm_gfn_range variable: it must have an initialiser, be
 ///   assigned or memset() as a whole, or have mn_event and mn_flags set,
 ///   before it is handed on.
@@ -313,6 +313,8 @@ cfn@pd(..., const struct mmu_notifier_range *r, ...)
 |
   mmu_notifier_range_perm_upgrade(r)
 |
+  mmu_notifier_range_wrprotect(r)
+|
   mmu_notifier_range_new_prot(r)
 )
   ...+>
@@ -333,7 +335,7 @@ position pd;
 cfn@pd(..., const struct mmu_notifier_range *r, ...)
 {
   <+...
-  r->flags & \(MMU_NOTIFIER_RANGE_PERM_UPGRADE\|MMU_NOTIFIER_RANGE_HAS_PROT\|MMU_NOTIFIER_RANGE_PROT_READ\|MMU_NOTIFIER_RANGE_PROT_WRITE\|MMU_NOTIFIER_RANGE_PROT_EXEC\|MMU_NOTIFIER_RANGE_PROT_MASK\)
+  r->flags & \(MMU_NOTIFIER_RANGE_PERM_UPGRADE\|MMU_NOTIFIER_RANGE_WRPROTECT\|MMU_NOTIFIER_RANGE_HAS_PROT\|MMU_NOTIFIER_RANGE_PROT_READ\|MMU_NOTIFIER_RANGE_PROT_WRITE\|MMU_NOTIFIER_RANGE_PROT_EXEC\|MMU_NOTIFIER_RANGE_PROT_MASK\)
   ...+>
 }
 
@@ -347,7 +349,7 @@ consumer_use(pd, 'direct')
 identifier cfn : script:python () { cfn in consumers };
 identifier r;
 identifier g != {mmu_notifier_range_blockable, mmu_notifier_range_perm_upgrade,
-		 mmu_notifier_range_new_prot};
+		 mmu_notifier_range_wrprotect, mmu_notifier_range_new_prot};
 position pd;
 @@
 

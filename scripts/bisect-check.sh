@@ -5,12 +5,16 @@
 # Walk the series one commit at a time in a worktree (build/linux-bisect)
 # and check that each commit builds on its own for x86_64 (KVM_INTEL=m
 # KVM_AMD=m KVM_WERROR=y), arm64 and s390 (build.sh: mm/ virt/kvm/
-# arch/ARCH/kvm/ with the KUnit tests built in), that a commit touching
-# the KVM selftests builds them, and that the commit is checkpatch --strict
-# clean (checkpatch_patch in lib.sh, as the checkpatch suite runs it).  Build directories (build/bisect/ARCH) are reused from commit to
+# arch/ARCH/kvm/ with the KUnit tests built in, and on x86_64 the HMM test
+# driver), that a commit touching the KVM or mm selftests builds the ones
+# it touches, and that the commit is checkpatch --strict clean
+# (checkpatch_patch in lib.sh, as the checkpatch suite runs it).  Build
+# directories (build/bisect/ARCH) are reused from commit to
 # commit, so each step rebuilds only what the commit changed; ccache keeps
 # a second run short.  Ends with "bisect-check: N passed, N failed", one
 # per commit.
+#: RFC_BISECT_REVS    bisect-check: the commits to walk, as git rev-list
+#:                    takes them (default v7.2.8..HEAD: the whole series)
 
 . "$(dirname "$0")/lib.sh"
 need make ccache perl
@@ -31,7 +35,13 @@ use_ccache
 pass=0
 fail=0
 i=0
-for c in $(git -C "$TREE" rev-list --reverse "$BASE_TAG..HEAD"); do
+revs=${RFC_BISECT_REVS:-$BASE_TAG..HEAD}
+# The number of each commit in the series, counted from the base.
+first=$(git -C "$TREE" rev-list --reverse "$revs" | head -n 1)
+[ -n "$first" ] || die "RFC_BISECT_REVS='$revs' selects no commit"
+i=$(git -C "$TREE" rev-list --count "$BASE_TAG..$first^" 2>/dev/null) ||
+	die "RFC_BISECT_REVS='$revs' starts outside $BASE_TAG..HEAD"
+for c in $(git -C "$TREE" rev-list --reverse "$revs"); do
 	i=$((i + 1))
 	subj=$(git -C "$TREE" log -1 --format=%s "$c")
 	git -C "$wt" checkout -q --detach "$c"
@@ -46,6 +56,13 @@ for c in $(git -C "$TREE" rev-list --reverse "$BASE_TAG..HEAD"); do
 		# shellcheck disable=SC2086 # test names are words
 		(TREE=$wt; kvm_selftests "$bb/x86_64" "$bb/selftests" $sel) \
 			>>"$log" 2>&1 || bad="$bad selftests"
+	fi
+	sel=$(git -C "$wt" diff-tree --no-commit-id --name-only -r "$c" -- \
+		tools/testing/selftests/mm | sed -n 's|^tools/testing/selftests/mm/\(.*\)\.c$|\1|p')
+	if [ -n "$sel" ]; then
+		# shellcheck disable=SC2086 # test names are words
+		(TREE=$wt; mm_selftests "$bb/x86_64" "$bb/mm" $sel) \
+			>>"$log" 2>&1 || bad="$bad mm-selftests"
 	fi
 	git -C "$wt" format-patch -q -1 --stdout "$c" >"$bb/patch"
 	checkpatch_patch "$wt" "$bb/patch" >>"$log" 2>&1 || bad="$bad checkpatch"

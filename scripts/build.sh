@@ -5,8 +5,8 @@
 # Configure build/ARCH from the arch's defconfig plus KVM (x86_64:
 # KVM_INTEL=m KVM_AMD=m KVM_WERROR=y; arm64 and s390: KVM=y) and the mm
 # features the series touches, then build the directories the series
-# touches (default: mm/ virt/kvm/ arch/ARCH/kvm/), incrementally and through
-# ccache.  Cross compilers come from Debian.
+# touches (default: mm/ virt/kvm/ arch/ARCH/kvm/, and on x86_64
+# lib/test_hmm.o, the HMM test driver), incrementally and through ccache.  Cross compilers come from Debian.
 
 . "$(dirname "$0")/lib.sh"
 need make ccache
@@ -22,8 +22,10 @@ x86_64)
 	opts="-e EXPERT -e VIRTUALIZATION -e KVM -m KVM_INTEL -m KVM_AMD
 	      -e KVM_WERROR -e USERFAULTFD -e TRANSPARENT_HUGEPAGE -e HUGETLBFS
 	      -e NUMA_BALANCING -e X86_INTEL_MEMORY_PROTECTION_KEYS
-	      -e KVM_SW_PROTECTED_VM -e DEBUG_KERNEL -e KVM_PROVE_MMU $tests"
-	want="KVM=y KVM_INTEL=m KVM_AMD=m KVM_WERROR=y" ;;
+	      -e KVM_SW_PROTECTED_VM -e DEBUG_KERNEL -e KVM_PROVE_MMU
+	      -e MEMORY_HOTPLUG -e MEMORY_HOTREMOVE -e ZONE_DEVICE
+	      -e DEVICE_PRIVATE -e TEST_HMM $tests"
+	want="KVM=y KVM_INTEL=m KVM_AMD=m KVM_WERROR=y TEST_HMM=y" ;;
 arm64)
 	opts="-e VIRTUALIZATION -e KVM -e USERFAULTFD -e TRANSPARENT_HUGEPAGE
 	      -e HUGETLBFS $tests"

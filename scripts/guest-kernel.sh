@@ -4,9 +4,9 @@
 # guest-kernel.sh patched|base|debug|patched-soak|base-soak
 # Build the x86_64 kernel that runs the KVM selftests as a QEMU guest:
 # x86_64_defconfig + guest/guest.config (KVM and KVM_AMD built in,
-# userfaultfd-wp, THP, hugetlbfs, serial console, initramfs), from the tree
-# (patched) or from a worktree of the tree at the base tag (base), into
-# build/guest-KIND.  debug: the tree with guest/debug.config on top (KASAN,
+# userfaultfd-wp, THP, hugetlbfs, lib/test_hmm.c built in, serial console,
+# initramfs), from the tree (patched) or from a worktree of the tree at the
+# base tag (base), into build/guest-KIND.  debug: the tree with guest/debug.config on top (KASAN,
 # lockdep, DEBUG_VM, DEBUG_ATOMIC_SLEEP, the KUnit suites built in).
 # patched-soak, base-soak: the tree or the base with guest/soak.config on
 # top (lockup and hung-task detectors, SysRq).  Prints the bzImage path.
@@ -74,7 +74,8 @@ mk x86_64_defconfig >/dev/null
 "$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" $frags >/dev/null
 mk olddefconfig >/dev/null
 for o in KVM KVM_AMD USERFAULTFD PTE_MARKER_UFFD_WP TRANSPARENT_HUGEPAGE \
-		HUGETLBFS DEBUG_FS BLK_DEV_INITRD SERIAL_8250_CONSOLE; do
+		HUGETLBFS DEBUG_FS BLK_DEV_INITRD SERIAL_8250_CONSOLE DEVICE_PRIVATE \
+		TEST_HMM; do
 	grep -q "^CONFIG_$o=y" "$out/.config" || die "$kind: CONFIG_$o did not stick"
 done
 case $kind in debug) extra=$TOP/guest/debug.config ;; *-soak) extra=$TOP/guest/soak.config ;; *) extra= ;; esac

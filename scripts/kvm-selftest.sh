@@ -14,6 +14,13 @@
 #   - mmu_stress_test in its concurrent protection mode ($RACE_ARGS):
 #     vCPUs run while other threads change protections.  Expected to pass
 #     on both kernels.
+#   - the series' cases of mm's hmm-tests ($HMM_CASES), on the dmirror
+#     device of lib/test_hmm.c, the second consumer (npt=1 boots only: they
+#     do not involve KVM).  prot_upgrade_*: the mirror kept across write
+#     protections and upgrades; expected to pass on the patched kernel and
+#     to fail on the base kernel.  prot_downgrade_*: device writes refused
+#     once write is taken away; expected to pass on both kernels.  Each
+#     must run (a skip fails).
 # The kernels boot under QEMU with TCG on an emulated AMD CPU with SVM, so
 # KVM runs nested even where /dev/kvm cannot run guests.  Each test of
 # each run counts as passed when it gives the expected result, and each
@@ -39,17 +46,30 @@ done
 # uapi, and a run script that reports each test's exit status.
 RACE_ARGS="-r -t 5"
 TESTS="x86/perm_upgrade_test x86/perm_upgrade_pfncache_test mmu_stress_test"
+HMM_CASES="prot_upgrade_mprotect prot_upgrade_uffd_wp prot_upgrade_thp
+prot_upgrade_uffd_wp_thp prot_upgrade_hugetlb prot_downgrade_mprotect
+prot_downgrade_uffd_wp prot_downgrade_thp prot_downgrade_uffd_wp_thp
+prot_downgrade_hugetlb"
+HMM_PREFIX=hmm.hmm_device_private.
 # shellcheck disable=SC2086 # TESTS is a list
 kvm_selftests "$BUILD/guest-patched" "$B/selftests" $TESTS
+mm_selftests "$BUILD/guest-patched" "$B/mm" hmm-tests
 rm -rf "$B/suite"
 mkdir -p "$B/suite"
 for t in $TESTS; do cp "$B/selftests/$t" "$B/suite/"; done
+cp "$B/mm/hmm-tests" "$B/suite/"
+hmm_args=
+for c in $HMM_CASES; do hmm_args="$hmm_args -r $HMM_PREFIX$c"; done
 cat >"$B/suite/run" <<EOS
 #!/bin/sh
 for t in perm_upgrade_test perm_upgrade_pfncache_test "mmu_stress_test $RACE_ARGS"; do
 	./\$t
 	echo "GUEST-TEST: \${t%% *} exit \$?"
 done
+if [ "\$(cat /sys/module/kvm_amd/parameters/npt)" = Y ]; then
+	./hmm-tests$hmm_args
+	echo "GUEST-TEST: hmm-tests exit \$?"
+fi
 EOS
 chmod +x "$B/suite/run"
 "$TOP/scripts/mkinitramfs.sh" "$B/initramfs.cpio.gz" "$B/suite" >&2
@@ -67,6 +87,17 @@ for k in $KERNELS; do
 			got=$(sed -n "s/^GUEST-TEST: $t exit \([0-9]*\).*/\1/p" "$log" | tail -n 1)
 			[ "$got" = "$want" ] && r=ok || r=no
 			count "$r" "$k kernel, npt=$npt: $t exit ${got:-none} (expected $want)"
+		done
+		# The case's TAP line: "ok N NAME", "not ok N NAME" or "ok N NAME
+		# # SKIP why"; the last one in the log counts.
+		for c in $([ "$npt" != 1 ] || echo "$HMM_CASES"); do
+			want=ok
+			case $k:$c in base:prot_upgrade_*) want="not ok" ;; esac
+			got=$(tr -d '\r' <"$log" | sed -n \
+				"s/^\(ok\|not ok\) [0-9]* $HMM_PREFIX$c\( # SKIP.*\)\{0,1\}$/\1\2/p" |
+				tail -n 1)
+			[ "$got" = "$want" ] && r=ok || r=no
+			count "$r" "$k kernel: hmm-tests $c: ${got:-no result} (expected $want)"
 		done
 		[ "$guest_rc" = 0 ] && r=ok || r=no
 		count "$r" "$k kernel, npt=$npt: console log clean ($guest_result)"

@@ -159,7 +159,7 @@ base_worktree() {
 # The kernel directories the series builds and checks for an arch.
 arch_dirs() {
 	case $1 in
-	x86_64) echo "mm/ virt/kvm/ arch/x86/kvm/" ;;
+	x86_64) echo "mm/ virt/kvm/ arch/x86/kvm/ lib/test_hmm.o" ;;
 	*) echo "mm/ virt/kvm/ arch/$1/kvm/" ;;
 	esac
 }
@@ -258,6 +258,37 @@ kvm_selftests() {
 	make -s -C "$TREE/tools/testing/selftests/kvm" -j"$(nproc)" CC="ccache gcc" \
 		EXTRA_CFLAGS=-static KHDR_INCLUDES="-isystem $gb/usr/include" \
 		OUTPUT="$ko" $(for t; do printf '%s/%s ' "$ko" "$t"; done) >&2
+}
+
+# build: mm_selftests KERNEL_BUILD OUTDIR TEST... (TEST a C file of
+# tools/testing/selftests/mm without .c; binaries land in OUTDIR/TEST, and
+# TEST_64 for the pkey tests).  Compiled here with the flags of their
+# Makefile (mm/Makefile, lib.mk), static, against the uapi headers of
+# KERNEL_BUILD: that Makefile writes local_config.{h,mk} into the source
+# directory, so check_config.sh runs in OUTDIR instead.
+mm_selftests() {
+	mb=$1 mo=$2
+	shift 2
+	use_ccache
+	hdr=$mb/usr/include
+	[ -f "$hdr/linux/kvm.h" ] || make -s -C "$TREE" O="$mb" headers >&2
+	mm=$TREE/tools/testing/selftests/mm
+	mkdir -p "$mo"
+	(cd "$mo" && CC=gcc CFLAGS="-I$TREE/tools/testing/selftests" sh "$mm/check_config.sh")
+	mmcflags="-Wall -O2 -I $TREE -static -isystem $hdr -isystem $TREE/tools/include/uapi
+		-Wunreachable-code -U_FORTIFY_SOURCE -D_GNU_SOURCE= -I$TREE/tools/testing/selftests
+		-I$mo -no-pie"
+	for mt; do
+		out=$mo/$mt extra='' cflags=''
+		case $mt in uffd-*) extra=uffd-common.c ;; esac
+		case $mt in cow) extra=$(sed -n 's/^IOURING_EXTRA_LIBS = *//p' "$mo/local_config.mk") ;; esac
+		case $mt in protection_keys | pkey_sighandler_tests)
+			out=${out}_64 extra=pkey_util.c cflags="-m64 -mxsave" ;;
+		esac
+		# shellcheck disable=SC2086 # flags are words
+		(cd "$mm" && ccache gcc $mmcflags $cflags "$mt.c" vm_util.c hugepage_settings.c \
+			$extra -lrt -lpthread -lm -o "$out") || die "building $out failed"
+	done
 }
 
 # The suite protocol (scripts/suites, check.sh): a suite's output ends with

@@ -68,6 +68,15 @@ t mm mdwe_test 300 ./mdwe_test
 t mm mseal_test 300 ./mseal_test
 t mm merge 300 ./merge
 t mm guard-regions 600 ./guard-regions
+# hmm-tests: lib/test_hmm.c (the dmirror device), which the series makes a
+# second consumer of the range marks; the guest kernel has it built in.  Its
+# upstream cases only: the series' own (prot_*) run in kvm-selftest, where
+# they are expected to fail on the base kernel.
+if want mm; then
+	hmm_skip=$(./hmm-tests -l 2>&1 | awk '$NF ~ /^prot_/ { printf "-T %s ", $NF }')
+	# shellcheck disable=SC2086 # one word per option
+	t mm hmm-tests 900 ./hmm-tests $hmm_skip
+fi
 
 # pkey: pkey_mprotect() changes protections through change_protection().
 if [ "$pku" = yes ]; then

@@ -51,38 +51,13 @@ make -s -C "$TREE/tools/testing/selftests/kvm" -j"$(nproc)" CC="ccache gcc" \
 	EXTRA_CFLAGS=-static KHDR_INCLUDES="-isystem $hdr" OUTPUT="$R/kvm" \
 	$targets >&2
 
-# mm selftests: compiled here with the flags of their Makefile (mm/Makefile,
-# lib.mk), because that Makefile generates local_config.{h,mk} in the
-# source directory.  check_config.sh probes for liburing from build/regress/mm.
+# mm selftests (lib.sh).  hmm-tests exercises lib/test_hmm.c, the dmirror
+# device, which the series makes a consumer of the range marks.
 MM_TESTS="uffd-unit-tests uffd-wp-mremap uffd-stress mkdirty cow pagemap_ioctl
-soft-dirty mdwe_test mseal_test merge guard-regions"
+soft-dirty mdwe_test mseal_test merge guard-regions hmm-tests"
 PKEY_TESTS="protection_keys pkey_sighandler_tests"
-mm=$TREE/tools/testing/selftests/mm
-mkdir -p "$R/mm"
-(cd "$R/mm" && CC=gcc CFLAGS="-I$TREE/tools/testing/selftests" sh "$mm/check_config.sh")
-iouring=$(sed -n 's/^IOURING_EXTRA_LIBS = *//p' "$R/mm/local_config.mk")
-mmcflags="-Wall -O2 -I $TREE -static -isystem $hdr -isystem $TREE/tools/include/uapi
-	-Wunreachable-code -U_FORTIFY_SOURCE -D_GNU_SOURCE= -I$TREE/tools/testing/selftests
-	-I$R/mm -no-pie"
-mmcc() {
-	out=$1
-	shift
-	# shellcheck disable=SC2086 # flags are words
-	(cd "$mm" && ccache gcc $mmcflags "$@" -lrt -lpthread -lm -o "$out") ||
-		die "building $out failed"
-}
-for t in $MM_TESTS; do
-	case $t in uffd-*) extra=uffd-common.c ;; *) extra= ;; esac
-	case $t in cow) extra="$extra $iouring" ;; esac
-	# shellcheck disable=SC2086
-	mmcc "$R/mm/$t" "$t.c" vm_util.c hugepage_settings.c $extra
-done
-for t in $PKEY_TESTS; do
-	mmcflags_save=$mmcflags
-	mmcflags="$mmcflags -m64 -mxsave"
-	mmcc "$R/mm/${t}_64" "$t.c" pkey_util.c vm_util.c hugepage_settings.c
-	mmcflags=$mmcflags_save
-done
+# shellcheck disable=SC2086 # one word per test
+mm_selftests "$BUILD/guest-patched" "$R/mm" $MM_TESTS $PKEY_TESTS
 
 # The suite directory: every binary flat next to the runner.
 rm -rf "$R/suite"

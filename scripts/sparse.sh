@@ -3,7 +3,7 @@
 #
 # sparse.sh [ARCH...]
 # Run sparse (0.6.5, built by deps.sh) with C=2 on every object of the
-# directories the series touches (mm/ virt/kvm/ arch/ARCH/kvm/), on the
+# directories the series touches (arch_dirs in lib.sh), on the
 # patched tree in build/ARCH (configured by build.sh) and on the base with
 # the same .config, and fail on any warning or error that the base does not
 # have.  Messages are compared per file without line numbers, counting

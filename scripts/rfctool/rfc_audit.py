@@ -191,6 +191,10 @@ def report(tree: str, cocci: str, log_lines: List[str], grep_lines: List[str],
             f.site, f.kind, f.kv.get("fn", ""), f.kv.get("reads-event", ""),
             f.kv.get("reads-flags", ""), f.kv.get("forwards-range", ""),
             f.kv.get("verdict", "")))
+    readers = ["%s (%s)" % (f.kv.get("fn", ""), f.site.split(":")[0])
+               for f in cons if f.kv.get("reads-flags") == "yes"]
+    md += ["", "read the range flags: %d of %d: %s" % (
+        len(readers), len(cons), ", ".join(readers) or "none")]
 
     md += ["", "## struct kvm_gfn_range variables", "",
            "| site | variable | initialiser | zeroed or set | verdict |",

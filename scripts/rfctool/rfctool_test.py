@@ -162,6 +162,12 @@ class AuditTest(unittest.TestCase):
         self.assertEqual(c, (74, 0, 0))
         self.assertIn("| MMU_NOTIFY_PROTECTION_VMA |", text)
         self.assertIn("unexplained: 0", text)
+        # The consumers that read the marks, by name and file, in site
+        # order: the HMM test driver, the mprotect KUnit test's logger, KVM.
+        self.assertIn("read the range flags: 3 of 21: "
+                      "dmirror_interval_invalidate (lib/test_hmm.c), "
+                      "mn_log_invalidate_range_start (mm/tests/mprotect_notifier_kunit.c), "
+                      "kvm_mmu_notifier_invalidate_range_start (virt/kvm/kvm_main.c)\n", text)
 
     def test_fail_verdict(self) -> None:
         log = lines("audit-coccicheck.log")
