@@ -6,8 +6,9 @@
 # x86_64_defconfig + guest/guest.config (KVM and KVM_AMD built in,
 # userfaultfd-wp, THP, hugetlbfs, lib/test_hmm.c built in, serial console,
 # initramfs), from the tree (patched) or from a worktree of the tree at the
-# base tag (base), into build/guest-KIND.  debug: the tree with guest/debug.config on top (KASAN,
-# lockdep, DEBUG_VM, DEBUG_ATOMIC_SLEEP, the KUnit suites built in).
+# base tag (base), into build/guest-KIND.  debug: the tree with
+# guest/debug.config on top (KASAN, lockdep, DEBUG_VM, DEBUG_ATOMIC_SLEEP,
+# the KUnit suites built in).
 # patched-soak, base-soak: the tree or the base with guest/soak.config on
 # top (lockup and hung-task detectors, SysRq).  Prints the bzImage path.
 

@@ -37,19 +37,11 @@ start=$(date +%s)
 
 guest_kernels
 
-use_ccache
-hdr=$BUILD/guest-patched/usr/include
-[ -f "$hdr/linux/kvm.h" ] || make -s -C "$TREE" O="$BUILD/guest-patched" headers >&2
-
-# KVM selftests, through their Makefile (it writes only under OUTPUT).
+# KVM selftests, through their Makefile (lib.sh).
 KVM_TESTS="mmu_stress_test dirty_log_test demand_paging_test x86/perm_upgrade_test
 set_memory_region_test memslot_modification_stress_test guest_memfd_test"
-targets=
-for t in $KVM_TESTS; do targets="$targets $R/kvm/$t"; done
-# shellcheck disable=SC2086 # one word per target
-make -s -C "$TREE/tools/testing/selftests/kvm" -j"$(nproc)" CC="ccache gcc" \
-	EXTRA_CFLAGS=-static KHDR_INCLUDES="-isystem $hdr" OUTPUT="$R/kvm" \
-	$targets >&2
+# shellcheck disable=SC2086 # one word per test
+kvm_selftests "$BUILD/guest-patched" "$R/kvm" $KVM_TESTS
 
 # mm selftests (lib.sh).  hmm-tests exercises lib/test_hmm.c, the dmirror
 # device, which the series makes a consumer of the range marks.
