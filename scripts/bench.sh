@@ -16,12 +16,18 @@
 # so that it does not collapse split THPs back in the middle of a run.
 # With RFC_PRIOR_KERNEL (lib.sh), a third kernel, "prior", boots between
 # base and patched with the same initramfs and options.
+# Then arm64: arm64/perm_upgrade_test on the base and patched arm64 guest
+# kernels (guest-kernel.sh arm64-base, arm64-patched), in each mode of
+# RFC_BENCH_ARM64_MODES (run-guest.sh): bench.md ends with its exit counts
+# and pass times, base vs patched.
 # Writes results/bench.md (tables, patched/base ratios, and patched/prior
 # with a prior kernel), results/bench.csv, results/bench.png and
 # results/bench-live.png.  Logs: build/bench/{base,prior,patched}-nptN.log.
 #
 # Ends with "bench: N passed, N failed", one per guest run (every kernel,
-# prior included) that finished both modes with no kernel splat.
+# prior included) that finished both modes with no kernel splat, and per
+# arm64 run that finished the test (which fails on the base kernel: its
+# upgrade cases count the refaults) with no kernel splat.
 #: RFC_BENCH_SIZE_MB  bench: guest region per measurement (default 64)
 #: RFC_BENCH_REPS     bench: repetitions, the tables show the median (default 5)
 #: RFC_BENCH_BATCHES  bench: snapshot scenario, guest passes over the resolves (8)
@@ -30,6 +36,8 @@
 #: RFC_BENCH_LIVE_MS  bench: live mode: ms of the quiet baseline and of each
 #:                    scenario; the snapshot is paced over it (default 2000)
 #: RFC_BENCH_LIVE_VCPUS  bench: live mode: running vCPUs (default 2, the guest's CPUs)
+#: RFC_BENCH_ARM64_MODES  bench: the arm64 runs' modes (default "vhe nvhe protected
+#:                    a57"; empty: no arm64 runs)
 #: RFC_BENCH_LIVE_ARGS  bench: more perm_upgrade_bench -L options, e.g.
 #:                    "-i 100 -m 250 -p 32 -w 8" (sampling ms, mprotect phase ms,
 #:                    probe and write periods; default none)
@@ -48,6 +56,7 @@ LIVE_MB=${RFC_BENCH_LIVE_SIZE_MB:-32}
 LIVE_MS=${RFC_BENCH_LIVE_MS:-2000}
 LIVE_VCPUS=${RFC_BENCH_LIVE_VCPUS:-2}
 LIVE_ARGS=${RFC_BENCH_LIVE_ARGS:-}
+ARM64_MODES=${RFC_BENCH_ARM64_MODES-vhe nvhe protected a57}
 RESULTS=${RFC_RESULTS:-$TOP/results}
 B=$BUILD/bench
 prior_kernel
@@ -113,6 +122,41 @@ for npt in $NPTS; do
 		fi
 		info "$k kernel, npt=$npt: $(grep -ac '^BENCH ' "$log") BENCH and $(grep -ac '^BENCH-LIVE ' "$log") BENCH-LIVE lines in $(($(date +%s) - t0))s"
 		logs="$logs $k:$npt=$log"
+	done
+done
+
+# arm64: one static test binary for both kernels, built against the
+# patched arm64 uapi.
+if [ -n "$ARM64_MODES" ]; then
+	if [ "${RFC_PREBUILT:-0}" = 1 ]; then
+		a_patched=$BUILD/guest-arm64-patched/arch/arm64/boot/Image
+		a_base=$BUILD/guest-arm64-base/arch/arm64/boot/Image
+		[ -f "$a_patched" ] && [ -f "$a_base" ] ||
+			die "prebuilt kernels asked for, but no Image in $BUILD/guest-arm64-{patched,base}"
+	else
+		a_patched=$("$TOP/scripts/guest-kernel.sh" arm64-patched)
+		a_base=$("$TOP/scripts/guest-kernel.sh" arm64-base)
+	fi
+	kvm_selftests "$BUILD/guest-arm64-patched" "$B/arm64" arm64/perm_upgrade_test
+	"$TOP/scripts/mkinitramfs.sh" --busybox "$(arm64_busybox)" "$B/arm64.cpio.gz" \
+		"$B/arm64/arm64/perm_upgrade_test" >&2
+fi
+for m in $ARM64_MODES; do
+	for k in base patched; do
+		log=$B/arm64-$k-$m.log
+		case $k in patched) kernel=$a_patched ;; base) kernel=$a_base ;; esac
+		rc=0
+		"$TOP/scripts/run-guest.sh" "$kernel" "$B/arm64.cpio.gz" "$m" "$log" \
+			2>"$log.verdict" || rc=$?
+		# 1: the test failed, as it does on the base kernel.
+		if [ "$rc" -gt 1 ] || ! grep -aq '^# Totals:' "$log"; then
+			info "arm64 $k kernel, $m: the test did not finish cleanly (see $log)"
+			sed 's/^/    /' "$log.verdict" >&2
+			fail=$((fail + 1))
+		else
+			pass=$((pass + 1))
+		fi
+		logs="$logs arm64-$k:$m=$log"
 	done
 done
 

@@ -52,11 +52,15 @@ for c in $(git -C "$TREE" rev-list --reverse "$revs"); do
 	done
 	sel=$(git -C "$wt" diff-tree --no-commit-id --name-only -r "$c" -- \
 		tools/testing/selftests/kvm | sed -n 's|^tools/testing/selftests/kvm/\(.*\)\.c$|\1|p')
-	if [ -n "$sel" ]; then
+	# x86/ and arm64/ tests for their arch, the others for both.
+	for a in x86_64 arm64; do
+		asel=$(echo "$sel" | awk -v a="$a" '!/\// || (a == "x86_64" && /^x86\//) ||
+			(a == "arm64" && /^arm64\//)')
+		[ -n "$asel" ] || continue
 		# shellcheck disable=SC2086 # test names are words
-		(TREE=$wt; kvm_selftests "$bb/x86_64" "$bb/selftests" $sel) \
-			>>"$log" 2>&1 || bad="$bad selftests"
-	fi
+		(TREE=$wt; kvm_selftests "$bb/$a" "$bb/selftests-$a" $asel) \
+			>>"$log" 2>&1 || bad="$bad selftests-$a"
+	done
 	sel=$(git -C "$wt" diff-tree --no-commit-id --name-only -r "$c" -- \
 		tools/testing/selftests/mm | sed -n 's|^tools/testing/selftests/mm/\(.*\)\.c$|\1|p')
 	if [ -n "$sel" ]; then

@@ -29,7 +29,7 @@ mkdir -p "$B/suite"
 kernel=$("$TOP/scripts/guest-kernel.sh" debug)
 
 TESTS="x86/perm_upgrade_test x86/perm_upgrade_pfncache_test
-       x86/perm_upgrade_stress_test mmu_stress_test"
+       perm_upgrade_stress_test mmu_stress_test"
 # shellcheck disable=SC2086 # TESTS is a list
 kvm_selftests "$BUILD/guest-debug" "$B/selftests" $TESTS
 for t in $TESTS; do cp "$B/selftests/$t" "$B/suite/"; done

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# guest-kernel.sh patched|base|debug|patched-soak|base-soak
+# guest-kernel.sh patched|base|debug|patched-soak|base-soak|arm64-patched|arm64-base
 # Build the x86_64 kernel that runs the KVM selftests as a QEMU guest:
 # x86_64_defconfig + guest/guest.config (KVM and KVM_AMD built in,
 # userfaultfd-wp, THP, hugetlbfs, lib/test_hmm.c built in, serial console,
@@ -10,28 +10,41 @@
 # guest/debug.config on top (KASAN, lockdep, DEBUG_VM, DEBUG_ATOMIC_SLEEP,
 # the KUnit suites built in).
 # patched-soak, base-soak: the tree or the base with guest/soak.config on
-# top (lockup and hung-task detectors, SysRq).  Prints the bzImage path.
+# top (lockup and hung-task detectors, SysRq).
+# arm64-patched, arm64-base: the arm64 guest, from arm64's defconfig +
+# guest/guest-arm64.config, built with Debian's cross compiler, into
+# build/guest-arm64-patched or -base.
+# Prints the path of the kernel image (bzImage or Image).
 
 . "$(dirname "$0")/lib.sh"
 need make gcc ccache
 
-kind=${1:?usage: guest-kernel.sh patched|base|debug|patched-soak|base-soak}
+kind=${1:?usage: guest-kernel.sh patched|base|debug|patched-soak|base-soak|arm64-patched|arm64-base}
 frags=$TOP/guest/guest.config
 [ -e "$TREE/.git" ] || die "no kernel tree at $TREE: run 'make tree'"
+karch=x86 cross='' defconfig=x86_64_defconfig image=bzImage
 case $kind in
 patched) src=$TREE ;;
+arm64-patched | arm64-base)
+	karch=arm64 cross=aarch64-linux-gnu- defconfig=defconfig image=Image
+	need "${cross}gcc"
+	frags=$TOP/guest/guest-arm64.config src=$TREE
+	[ "$kind" = arm64-patched ] || src=$(base_worktree) ;;
 debug) src=$TREE frags="$frags $TOP/guest/debug.config" ;;
 base)
 	src=$(base_worktree) ;;
 patched-soak) src=$TREE frags="$frags $TOP/guest/soak.config" ;;
 base-soak)
 	src=$(base_worktree) frags="$frags $TOP/guest/soak.config" ;;
-*) die "unknown kernel '$kind' (patched, base, debug, patched-soak, base-soak)" ;;
+*) die "unknown kernel '$kind' (patched, base, debug, patched-soak, base-soak, arm64-patched, arm64-base)" ;;
 esac
 
 use_ccache
 out=$BUILD/guest-$kind
-mk() { make -s -C "$src" O="$out" CC="ccache gcc" "$@"; }
+mk() {
+	make -s -C "$src" O="$out" ARCH="$karch" CROSS_COMPILE="$cross" \
+		CC="ccache ${cross}gcc" "$@"
+}
 
 # kvm_offsets: $out/kvm-offsets, the offsets in struct kvm that the silence
 # watchdog reads (rfc_watchdog.py), from a one-file external module that
@@ -70,13 +83,16 @@ case $kind in
 		cp -a "$BUILD/guest-${kind%-soak}" "$out" ;;
 esac
 mkdir -p "$out"
-mk x86_64_defconfig >/dev/null
+mk "$defconfig" >/dev/null
 # shellcheck disable=SC2086
 "$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" $frags >/dev/null
 mk olddefconfig >/dev/null
-for o in KVM KVM_AMD USERFAULTFD PTE_MARKER_UFFD_WP TRANSPARENT_HUGEPAGE \
-		HUGETLBFS DEBUG_FS BLK_DEV_INITRD SERIAL_8250_CONSOLE DEVICE_PRIVATE \
-		TEST_HMM; do
+case $karch in
+x86) want="KVM_AMD SERIAL_8250_CONSOLE DEVICE_PRIVATE TEST_HMM" ;;
+arm64) want="ARM64_MTE SERIAL_AMBA_PL011_CONSOLE" ;;
+esac
+for o in KVM USERFAULTFD PTE_MARKER_UFFD_WP TRANSPARENT_HUGEPAGE HUGETLBFS \
+		DEBUG_FS BLK_DEV_INITRD $want; do
 	grep -q "^CONFIG_$o=y" "$out/.config" || die "$kind: CONFIG_$o did not stick"
 done
 case $kind in debug) extra=$TOP/guest/debug.config ;; *-soak) extra=$TOP/guest/soak.config ;; *) extra= ;; esac
@@ -84,7 +100,7 @@ case $kind in debug) extra=$TOP/guest/debug.config ;; *-soak) extra=$TOP/guest/s
 	for o in $(sed -n 's/^CONFIG_\(.*\)=y$/\1/p' "$extra"); do
 		grep -q "^CONFIG_$o=y" "$out/.config" || die "$kind: CONFIG_$o did not stick"
 	done
-info "$kind: building bzImage in $out"
-mk -j"$(nproc)" bzImage >&2
+info "$kind: building $image in $out"
+mk -j"$(nproc)" "$image" >&2
 case $kind in *-soak) kvm_offsets ;; esac
-echo "$out/arch/x86/boot/bzImage"
+echo "$out/arch/$karch/boot/$image"

@@ -331,6 +331,34 @@ guest_silent() {
 	[ ! -e "$W/g.log.mon" ]
 }
 
+# An arm64 Image (its header's magic at 56) boots under qemu-system-aarch64
+# at EL2, in the mode asked for; an x86 mode is refused.
+guest_arm64() {
+	fake_qemu
+	cp "$W/bin/qemu-system-x86_64" "$W/bin/qemu-system-aarch64"
+	chmod +x "$W/bin/qemu-system-aarch64"
+	head -c 56 /dev/zero >"$W/kernel"
+	printf 'ARMd' >>"$W/kernel"
+	for m in vhe nvhe protected a57 mte; do
+		rm -f "$W/args"
+		PATH=$W/bin:$PATH FAKE_ARGS=$W/args FAKE_LOG=$D/guest-pass.log \
+			"$S/run-guest.sh" "$W/kernel" "$W/initrd" "$m" "$W/g.log" 2>"$W/err"
+		head -n 1 "$W/g.log" | grep -q '^GUEST-QEMU: qemu-system-aarch64 .*-M virt,virtualization=on,gic-version=3'
+		grep -q 'console=ttyAMA0' "$W/args"
+	done
+	grep -q 'mte=on' "$W/args"
+	rm -f "$W/args"
+	PATH=$W/bin:$PATH FAKE_ARGS=$W/args FAKE_LOG=$D/guest-pass.log \
+		"$S/run-guest.sh" "$W/kernel" "$W/initrd" protected "$W/g.log" 2>"$W/err"
+	grep -q 'kvm-arm.mode=protected' "$W/args"
+	rm -f "$W/args"
+	PATH=$W/bin:$PATH FAKE_ARGS=$W/args FAKE_LOG=$D/guest-pass.log \
+		"$S/run-guest.sh" "$W/kernel" "$W/initrd" a57 "$W/g.log" 2>"$W/err"
+	grep -q -- '-cpu cortex-a57' "$W/args"
+	fails env PATH="$W/bin:$PATH" "$S/run-guest.sh" "$W/kernel" "$W/initrd" 1 "$W/g.log" 2>"$W/err"
+	grep -q "MODE must be vhe, nvhe, protected, a57 or mte for an arm64 kernel, not '1'" "$W/err"
+}
+
 guest_refuses_quiet() {
 	fake_qemu
 	fails env PATH="$W/bin:$PATH" RFC_GUEST_APPEND=quiet \
@@ -405,6 +433,7 @@ t "run-guest: QEMU line in the log, never quiet, result" guest_clean
 t "run-guest: a WARN fails a passing test" guest_splat
 t "run-guest: a boot that never reached the test, once more" guest_retry
 t "run-guest: quiet refused" guest_refuses_quiet
+t "run-guest: arm64 modes" guest_arm64
 t "run-guest: a silent guest, evidence, killed" guest_silent
 t "sparse: moved message not new, repeated one is" sparse_compare
 t "bench, e2e: RFC_PRIOR_KERNEL unset, relative, missing" prior_kernel_knob

@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # kunit.sh ARCH [kunit.py args...]
-# Run tools/testing/kunit/kunit.py on the tree for ARCH (um or x86_64) with
+# Run tools/testing/kunit/kunit.py on the tree for ARCH (um, x86_64, arm64) with
 # kunit/ARCH.kunitconfig plus the arguments in kunit/ARCH.args (one per
-# line), reusing build/kunit-ARCH and ccache.  x86_64 runs under QEMU with
+# line), reusing build/kunit-ARCH and ccache.  arm64 is cross compiled and
+# boots at EL2 (kunit/arm64.args).  x86_64 and arm64 run under QEMU with
 # TCG: kunit.py asks QEMU for -accel kvm first, which hangs on machines
 # whose /dev/kvm cannot run guests, so /dev/kvm is hidden from it in a
 # private mount namespace.  Ends with "kunit-ARCH: N passed, N failed,
@@ -20,7 +21,12 @@ shift
 cfg=$TOP/kunit/$arch.kunitconfig
 [ -f "$cfg" ] || die "no $cfg"
 [ -e "$TREE/.git" ] || die "no kernel tree at $TREE: run 'make tree'"
-[ "$arch" = um ] || need "qemu-system-$arch"
+cc=gcc
+case $arch in
+um) ;;
+arm64) need qemu-system-aarch64 aarch64-linux-gnu-gcc; cc=aarch64-linux-gnu-gcc ;;
+*) need "qemu-system-$arch" ;;
+esac
 
 use_ccache
 
@@ -39,7 +45,7 @@ fi
 
 set -- run --arch="$arch" --build_dir="$BUILD/kunit-$arch" \
 	--kunitconfig="$cfg" --jobs="$(nproc)" --json="$json" \
-	--make_options="CC=ccache gcc" --timeout="${RFC_KUNIT_TIMEOUT:-900}" "$@"
+	--make_options="CC=ccache $cc" --timeout="${RFC_KUNIT_TIMEOUT:-900}" "$@"
 
 rc=0
 if [ "$arch" = um ] || [ ! -e /dev/kvm ]; then

@@ -253,19 +253,54 @@ kvm_selftests() {
 	gb=$1 ko=$2
 	shift 2
 	use_ccache
-	make -s -C "$TREE" O="$gb" headers >&2
+	# For the guest kernel's arch: arm64 guests get arm64 binaries, cross
+	# compiled, against that kernel's uapi.
+	sarch=x86 scross=
+	! grep -q '^CONFIG_ARM64=y' "$gb/.config" 2>/dev/null ||
+		sarch=arm64 scross=aarch64-linux-gnu-
+	make -s -C "$TREE" O="$gb" ARCH="$sarch" CROSS_COMPILE="$scross" headers >&2
 	# shellcheck disable=SC2046
-	make -s -C "$TREE/tools/testing/selftests/kvm" -j"$(nproc)" CC="ccache gcc" \
+	make -s -C "$TREE/tools/testing/selftests/kvm" -j"$(nproc)" \
+		ARCH="$sarch" CROSS_COMPILE="$scross" CC="ccache ${scross}gcc" \
 		EXTRA_CFLAGS=-static KHDR_INCLUDES="-isystem $gb/usr/include" \
 		OUTPUT="$ko" $(for t; do printf '%s/%s ' "$ko" "$t"; done) >&2
 }
 
-# build: mm_selftests KERNEL_BUILD OUTDIR TEST... (TEST a C file of
-# tools/testing/selftests/mm without .c; binaries land in OUTDIR/TEST, and
-# TEST_64 for the pkey tests).  Compiled here with the flags of their
-# Makefile (mm/Makefile, lib.mk), static, against the uapi headers of
-# KERNEL_BUILD: that Makefile writes local_config.{h,mk} into the source
-# directory, so check_config.sh runs in OUTDIR instead.
+# arm64_busybox: prints the path of a static arm64 busybox for arm64 guests'
+# initramfs, from Debian's busybox-static for arm64 (the release of this
+# host, from its mirror), fetched once into the cache.
+arm64_busybox() {
+	abb=$CACHE/arm64/busybox
+	if [ ! -x "$abb" ]; then
+		need apt-get dpkg-deb
+		mirror=$(debian_mirror | head -n 1)
+		[ -n "$mirror" ] ||
+			die "no Debian archive found in the apt sources; set RFC_DEBIAN_MIRROR"
+		# shellcheck disable=SC1091 # the host's
+		codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
+		[ -n "$codename" ] || die "no VERSION_CODENAME in /etc/os-release"
+		a=$CACHE/arm64/apt
+		rm -rf "$a"
+		mkdir -p "$a/lists/partial" "$a/cache/archives/partial" "$a/deb"
+		echo "deb [arch=arm64 signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $codename main" \
+			>"$a/sources.list"
+		set -- -q -o Dir::Etc::SourceList="$a/sources.list" \
+			-o Dir::Etc::SourceParts=/dev/null -o Dir::State::Lists="$a/lists" \
+			-o Dir::State::status=/dev/null -o Dir::Cache="$a/cache" \
+			-o APT::Sandbox::User=root -o APT::Architecture=arm64 \
+			-o APT::Architectures=arm64
+		apt-get "$@" update >&2 || die "apt-get update of arm64 $codename from $mirror failed"
+		(cd "$a/deb" && apt-get "$@" download busybox-static >&2) ||
+			die "could not fetch busybox-static for arm64"
+		dpkg-deb -x "$a"/deb/busybox-static_*.deb "$a/x"
+		file -L "$a/x/bin/busybox" | grep -q 'ARM aarch64.*statically linked' ||
+			die "$a/x/bin/busybox is not a static arm64 busybox"
+		mv "$a/x/bin/busybox" "$abb"
+		rm -rf "$a"
+	fi
+	echo "$abb"
+}
+
 mm_selftests() {
 	mb=$1 mo=$2
 	shift 2
@@ -396,7 +431,7 @@ tree_state() {
 # guest's and the test's own result lines, then the runner's verdict with
 # any splat.  Sets guest_rc (run-guest.sh's exit status) and guest_result
 # (PASS, FAIL, KERNEL SPLAT or NO RESULT).
-guest_run() { # BZIMAGE INITRAMFS NPT LOG
+guest_run() { # KERNEL INITRAMFS MODE LOG
 	guest_rc=0
 	"$TOP/scripts/run-guest.sh" "$@" 2>"$4.verdict" || guest_rc=$?
 	grep -aE '^GUEST[:-]|^# |^ok |^not ok ' "$4" | grep -av '^GUEST-QEMU' |

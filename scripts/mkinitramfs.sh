@@ -1,17 +1,24 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# mkinitramfs.sh OUT.cpio.gz TEST_BINARY [ARGS...]
-# mkinitramfs.sh OUT.cpio.gz SUITE_DIR [ARGS...]
+# mkinitramfs.sh [--busybox BUSYBOX] OUT.cpio.gz TEST_BINARY [ARGS...]
+# mkinitramfs.sh [--busybox BUSYBOX] OUT.cpio.gz SUITE_DIR [ARGS...]
 # Minimal initramfs: static busybox, the (static) test binary and an /init
 # that prepares hugetlb/THP, runs the test once and powers off.  With a
 # directory instead of a binary, the directory is copied to /suite (every
 # ELF file in it must be static) and /init runs its executable "run" script
-# (busybox sh) from /suite instead.
+# (busybox sh) from /suite instead.  The busybox is the host's (x86_64
+# guests), or BUSYBOX (arm64 guests: lib.sh's arm64_busybox).
 . "$(dirname "$0")/lib.sh"
+bb=
+if [ "${1:-}" = --busybox ]; then
+	bb=${2:?--busybox needs a path}
+	shift 2
+fi
+[ $# -ge 2 ] || { echo "usage: $0 [--busybox BUSYBOX] OUT.cpio.gz TEST_BINARY|SUITE_DIR [ARGS...]" >&2; exit 1; }
 out=$1 bin=$2
 shift 2
-[ -x "$bin" ] || { echo "usage: $0 OUT.cpio.gz TEST_BINARY|SUITE_DIR [ARGS...]" >&2; exit 1; }
-bb=$(command -v busybox)
+[ -x "$bin" ] || { echo "usage: $0 [--busybox BUSYBOX] OUT.cpio.gz TEST_BINARY|SUITE_DIR [ARGS...]" >&2; exit 1; }
+[ -n "$bb" ] || bb=$(command -v busybox)
 file -L "$bb" | grep -q 'statically linked' || { echo "$bb is not static (apt-get install busybox-static)" >&2; exit 1; }
 if [ -d "$bin" ]; then
 	[ -x "$bin/run" ] || { echo "$bin/run is missing or not executable" >&2; exit 1; }
@@ -48,7 +55,12 @@ mkdir -p /dev/hugepages && mount -t hugetlbfs hugetlbfs /dev/hugepages
 echo 64 > /proc/sys/vm/nr_hugepages
 echo madvise > /sys/kernel/mm/transparent_hugepage/enabled
 echo madvise > /sys/kernel/mm/transparent_hugepage/defrag
-echo "GUEST: kernel \$(uname -r) kvm_amd.npt=\$(cat /sys/module/kvm_amd/parameters/npt) hugepages=\$(cat /proc/sys/vm/nr_hugepages)"
+if [ -e /sys/module/kvm_amd/parameters/npt ]; then
+	mode="kvm_amd.npt=\$(cat /sys/module/kvm_amd/parameters/npt)"
+else
+	mode="\$(dmesg | sed -n 's/.*kvm \\[[0-9]*\\]: \\(.*mode.*\\)/\\1/p' | tail -n 1)"
+fi
+echo "GUEST: kernel \$(uname -r) \$(uname -m) \$mode hugepages=\$(cat /proc/sys/vm/nr_hugepages)"
 start=\$(cut -d' ' -f1 /proc/uptime)
 $cmd $*
 rc=\$?

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 """The report of scripts/bench.sh: rfctool.py bench HEADER OUTDIR KERNEL:NPT=LOG...
+[arm64-KERNEL:MODE=LOG...]
 
 Read what bench/perm_upgrade_bench prints in each guest log (KERNEL is base,
 prior or patched, NPT the kvm_amd.npt of the run): the parked mode's "BENCH ..."
@@ -15,12 +16,16 @@ and the memory table (each run's backing before and after); bench.csv
 (parked: refaults and guest pass time) and bench-live.png (live: read
 latency distributions, refaults per second over the snapshot).  HEADER
 holds key=value lines for the header of bench.md; the QEMU command comes
-from the logs (the guest runner writes it as their first line).  Prints
-bench.md.
+from the logs (the guest runner writes it as their first line).  Logs
+labelled arm64-KERNEL:MODE are arm64 guests (MODE: run-guest.sh's arm64
+mode) running arm64/perm_upgrade_test: bench.md ends with a section that
+compares, per mode and case, the exits of its read passes (every stage-2
+fault is an exit) and their times, base vs patched.  Prints bench.md.
 """
 
 import csv
 import os
+import re
 import statistics
 import sys
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
@@ -68,6 +73,86 @@ NARROW_METRICS = (
 Row = Dict[str, str]
 Run = Tuple[List[Row], List[Row], Dict[str, str], str]
 NO_RUN: Run = ([], [], {}, "?")
+
+# arm64/perm_upgrade_test's cases with exit counts, and what the arm64
+# section shows of each: (key, label, scale, format).
+ARM64_CASES = ("mprotect/4k", "uffd-wp/4k", "mprotect/thp")
+ARM64_METRICS = (
+    ("control", "exits, read pass with no change before (control)", 1, "{:.0f}"),
+    ("downgrade", "exits, read pass after the narrowing", 1, "{:.0f}"),
+    ("upgrade", "exits, read pass after the upgrade", 1, "{:.0f}"),
+    ("refaults", "refaults after the upgrade (exits over control)", 1, "{:.0f}"),
+    ("written", "exits, write pass after the upgrade", 1, "{:.0f}"),
+    ("control_us", "read pass time, control (ms)", 1e-3, "{:.2f}"),
+    ("upgrade_us", "read pass time after the upgrade (ms)", 1e-3, "{:.2f}"),
+)
+ARM64_EXITS = re.compile(r"^# (\S+): exits: populate (\d+), control (\d+), "
+                         r"downgrade (\d+), upgrade (\d+)")
+ARM64_WRITTEN = re.compile(r"^# (\S+): exits: write after the upgrade (\d+)")
+ARM64_TIME = re.compile(r"^# (\S+): read pass time: control (\d+) us, "
+                        r"after the upgrade (\d+) us")
+
+
+def read_arm64(path: str) -> Dict[str, Dict[str, float]]:
+    """case -> metric -> value, from an arm64 guest log."""
+    cases: Dict[str, Dict[str, float]] = {}
+    for line in log_lines(path):
+        m = ARM64_EXITS.match(line)
+        if m:
+            c = cases.setdefault(m.group(1), {})
+            for i, k in enumerate(("populate", "control", "downgrade", "upgrade")):
+                c[k] = float(m.group(i + 2))
+            c["refaults"] = max(c["upgrade"] - c["control"], 0.0)
+            continue
+        m = ARM64_WRITTEN.match(line)
+        if m:
+            cases.setdefault(m.group(1), {})["written"] = float(m.group(2))
+            continue
+        m = ARM64_TIME.match(line)
+        if m:
+            c = cases.setdefault(m.group(1), {})
+            c["control_us"] = float(m.group(2))
+            c["upgrade_us"] = float(m.group(3))
+    return cases
+
+
+def arm64_section(specs: List[Tuple[str, str, str]]) -> List[str]:
+    """The arm64 section of bench.md, from (arm64-KERNEL, MODE, LOG)."""
+    modes: List[str] = []
+    got: Dict[str, Dict[str, Dict[str, Dict[str, float]]]] = {}  # mode -> kernel -> case
+    qemu = "?"
+    for label, mode, path in specs:
+        kernel = label[len("arm64-"):]
+        if kernel not in KERNELS:
+            raise ValueError("arm64 logs are labelled arm64-base or arm64-patched, not %r"
+                             % label)
+        if mode not in modes:
+            modes.append(mode)
+        got.setdefault(mode, {})[kernel] = read_arm64(path)
+        if qemu == "?" and os.path.exists(path):
+            qemu = rfc_guestlog.qemu_args(rfc_guestlog.parse_file(path))
+    md = ["## arm64: stage-2 (arm64/perm_upgrade_test)", ""]
+    md.append("`qemu-system-aarch64 %s`, KVM nested at EL2 in the guest, in each mode of "
+              "scripts/run-guest.sh (vhe; nvhe and protected: kvm-arm.mode=; a57: "
+              "-cpu cortex-a57, a CPU without FWB; mte: -M mte=on).  arm64 KVM has no "
+              "fault or page-table stats: every stage-2 fault is a guest exit, so the "
+              "counts are the vCPU's `exits` over a read pass of one word per 4 KiB page "
+              "(mprotect/4k, uffd-wp/4k: 1024 pages) or per 2 MiB block (mprotect/thp: 32 "
+              "blocks), plus the pass's own ucall and the host's timer ticks, which the "
+              "control pass (the same read with no protection change before it) measures. "
+              "Times are host time of the pass's KVM_RUN, under TCG." % qemu)
+    md.append("")
+    for mode in modes:
+        md.append("### %s" % mode)
+        md.append("")
+        md += table_head(["case", "metric"], KERNELS)
+        for case in ARM64_CASES:
+            for key, label, scale, form in ARM64_METRICS:
+                vals = {k: got[mode].get(k, {}).get(case, {}).get(key) for k in KERNELS}
+                md.append(md_row([case, label] + [fmt(vals[k], scale, form) for k in KERNELS]
+                                 + ratios(vals, KERNELS)))
+        md.append("")
+    return md
 
 
 def read_log(path: str) -> Tuple[List[Row], List[Row], Dict[str, str]]:
@@ -485,7 +570,9 @@ def main(argv: List[str]) -> int:
     if len(argv) < 3:
         sys.exit(__doc__)
     outdir = argv[1]
-    header, specs = rfc_guestlog.report_inputs(argv[0], argv[2:])
+    header, allspecs = rfc_guestlog.report_inputs(argv[0], argv[2:])
+    specs = [s for s in allspecs if not s[0].startswith("arm64-")]
+    arm64_specs = [s for s in allspecs if s[0].startswith("arm64-")]
     kernels = kernels_of(k for k, _, _ in specs)
     runs: Dict[str, Dict[str, Run]] = {}    # npt -> kernel -> (rows, skips, info, log)
     lives: Dict[str, Dict[str, LiveLog]] = {}   # npt -> kernel -> live part
@@ -673,6 +760,8 @@ def main(argv: List[str]) -> int:
         md += memory_table(runs[npt], lives[npt], kernels)
         md.append("")
 
+    if arm64_specs:
+        md += arm64_section(arm64_specs)
     md.append("![refaults and guest pass time](bench.png)")
     md.append("")
     md.append("![live mode: read latency and refaults over the snapshot](bench-live.png)")
