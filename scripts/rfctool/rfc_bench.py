@@ -123,9 +123,6 @@ def arm64_section(specs: List[Tuple[str, str, str]]) -> List[str]:
     qemu = "?"
     for label, mode, path in specs:
         kernel = label[len("arm64-"):]
-        if kernel not in KERNELS:
-            raise ValueError("arm64 logs are labelled arm64-base or arm64-patched, not %r"
-                             % label)
         if mode not in modes:
             modes.append(mode)
         got.setdefault(mode, {})[kernel] = read_arm64(path)
@@ -573,6 +570,10 @@ def main(argv: List[str]) -> int:
     header, allspecs = rfc_guestlog.report_inputs(argv[0], argv[2:])
     specs = [s for s in allspecs if not s[0].startswith("arm64-")]
     arm64_specs = [s for s in allspecs if s[0].startswith("arm64-")]
+    for label, _, _ in arm64_specs:
+        if label[len("arm64-"):] not in KERNELS:
+            raise ValueError("arm64 logs are labelled arm64-base or arm64-patched, not %r"
+                             % label)
     kernels = kernels_of(k for k, _, _ in specs)
     runs: Dict[str, Dict[str, Run]] = {}    # npt -> kernel -> (rows, skips, info, log)
     lives: Dict[str, Dict[str, LiveLog]] = {}   # npt -> kernel -> live part

@@ -239,6 +239,42 @@ class ReportTest(unittest.TestCase):
         self.assertEqual(csv_rows[0].split(",")[:3], ["kernel", "npt", "kernel_release"])
         self.assertGreater(len(csv_rows), 10)
 
+    def test_bench_arm64(self) -> None:
+        # arm64/perm_upgrade_test's exit counts, base vs patched, after the
+        # x86 sections; an arm64 log labelled with another kernel is refused.
+        out = os.path.join(self.tmp, "out")
+        with redirect_stdout(io.StringIO()):
+            rc = rfctool.main(["bench", self.header, out,
+                               "base:1=" + data("bench-base-npt1.log"),
+                               "patched:1=" + data("bench-patched-npt1.log"),
+                               "arm64-base:vhe=" + data("bench-arm64-base-vhe.log"),
+                               "arm64-patched:vhe=" + data("bench-arm64-patched-vhe.log")])
+        self.assertEqual(rc, 0)
+        with open(os.path.join(out, "bench.md")) as f:
+            md = f.read()
+        arm64 = md[md.index("## arm64"):]
+        self.assertIn("`qemu-system-aarch64 -accel tcg,thread=single -M virt,virtualization=on", arm64)
+        # The x86 header keeps the x86 QEMU command.
+        self.assertIn("`qemu-system-x86_64 -accel tcg", md[:md.index("## arm64")])
+        rows = {tuple(c.strip() for c in l.split("|")[1:3]): [c.strip() for c in l.split("|")[3:6]]
+                for l in arm64.splitlines() if l.startswith("| m") or l.startswith("| u")}
+        self.assertEqual(rows[("mprotect/4k", "refaults after the upgrade (exits over control)")],
+                         ["1030", "0", "0.00"])
+        self.assertEqual(rows[("mprotect/thp", "exits, read pass after the upgrade")],
+                         ["33", "1", "0.03"])
+        self.assertEqual(rows[("uffd-wp/4k", "exits, read pass after the narrowing")][:2],
+                         ["1029", "1027"])
+        import contextlib
+        err = io.StringIO()
+        bad = os.path.join(self.tmp, "bad")
+        with contextlib.redirect_stderr(err):
+            rc = rfctool.main(["bench", self.header, bad,
+                               "base:1=" + data("bench-base-npt1.log"),
+                               "arm64-prior:vhe=" + data("bench-arm64-base-vhe.log")])
+        self.assertEqual(rc, 2)
+        self.assertIn("arm64-base or arm64-patched, not 'arm64-prior'", err.getvalue())
+        self.assertFalse(os.path.exists(bad))
+
     def test_bad_input(self) -> None:
         import contextlib
         err = io.StringIO()
