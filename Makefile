@@ -42,7 +42,7 @@ build: tree
 	@$(S)/check.sh build-x86_64 build-arm64 build-s390
 
 kunit: tree
-	@$(S)/check.sh kunit-um kunit-x86_64
+	@$(S)/check.sh kunit-um kunit-x86_64 kunit-arm64
 
 $(SUITES): deps
 	@$(S)/check.sh $@
@@ -70,7 +70,7 @@ help:
 		tree-state 'one line: how the tree stands against series/' \
 		export 'series/ from the tree'"'"'s commits' \
 		build 'build-x86_64 build-arm64 build-s390' \
-		kunit 'kunit-um kunit-x86_64' \
+		kunit 'kunit-um kunit-x86_64 kunit-arm64' \
 		out 'mail-ready series in out/ with To:/Cc: from get_maintainer.pl' \
 		check 'every suite of the check set; ends with "N passed, N failed"' \
 		clean 'build outputs (not build/linux)'
