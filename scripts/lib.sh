@@ -365,9 +365,12 @@ checkpatch_patch() { # TREE_DIR PATCH
 	rc=0
 	env PATH="/usr/bin:$PATH" ./scripts/checkpatch.pl --strict --quiet --showfile \
 		--ignore FILE_PATH_CHANGES,UNKNOWN_COMMIT_ID "$2" 2>&1 || rc=1
+	# By path, as a one-file patch: the file may be gone from the tree's
+	# HEAD (moved by a later commit), which get_maintainer.pl -f refuses.
 	for f in $(awk '/^diff --git / { f = $4 } /^new file mode/ { print substr(f, 3) }' "$2"); do
-		if ! ./scripts/get_maintainer.pl --no-git --no-git-fallback --nol --nor \
-				-f "$f" 2>/dev/null | grep -q '(maintainer:'; then
+		if ! printf -- '--- /dev/null\n+++ b/%s\n@@ -0,0 +1 @@\n+\n' "$f" |
+				./scripts/get_maintainer.pl --no-git --no-git-fallback --nol --nor \
+				2>/dev/null | grep -q '(maintainer:'; then
 			echo "$f: new file without a maintainer in MAINTAINERS"
 			rc=1
 		fi
