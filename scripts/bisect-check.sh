@@ -50,9 +50,10 @@ for c in $(git -C "$TREE" rev-list --reverse "$revs"); do
 		RFC_TREE=$wt RFC_BUILD=$bb "$TOP/scripts/build.sh" "$a" >>"$log" 2>&1 ||
 			bad="$bad build-$a"
 	done
-	sel=$(git -C "$wt" diff-tree --no-commit-id --name-only -r "$c" -- \
+	sel=$(git -C "$wt" diff-tree --no-commit-id --name-only --diff-filter=d -r "$c" -- \
 		tools/testing/selftests/kvm | sed -n 's|^tools/testing/selftests/kvm/\(.*\)\.c$|\1|p')
-	# x86/ and arm64/ tests for their arch, the others for both.
+	# x86/ and arm64/ tests for their arch, the others for both; not the
+	# files a commit deletes (or moves away).
 	for a in x86_64 arm64; do
 		asel=$(echo "$sel" | awk -v a="$a" '!/\// || (a == "x86_64" && /^x86\//) ||
 			(a == "arm64" && /^arm64\//)')
@@ -61,7 +62,7 @@ for c in $(git -C "$TREE" rev-list --reverse "$revs"); do
 		(TREE=$wt; kvm_selftests "$bb/$a" "$bb/selftests-$a" $asel) \
 			>>"$log" 2>&1 || bad="$bad selftests-$a"
 	done
-	sel=$(git -C "$wt" diff-tree --no-commit-id --name-only -r "$c" -- \
+	sel=$(git -C "$wt" diff-tree --no-commit-id --name-only --diff-filter=d -r "$c" -- \
 		tools/testing/selftests/mm | sed -n 's|^tools/testing/selftests/mm/\(.*\)\.c$|\1|p')
 	if [ -n "$sel" ]; then
 		# shellcheck disable=SC2086 # test names are words
