@@ -347,6 +347,17 @@ count() { # ok|no WHAT
 	fi
 }
 
+# One check of a guest suite: the exit status of TEST that its run script
+# printed ("GUEST-TEST: TEST exit N", the last one in LOG) is 0, or 1 for
+# perm_upgrade_test on the base kernel, which fails there by design.
+count_exit() { # KERNEL LABEL LOG TEST
+	want=0
+	[ "$1:$4" != base:perm_upgrade_test ] || want=1
+	got=$(sed -n "s/^GUEST-TEST: $4 exit \([0-9]*\).*/\1/p" "$3" | tail -n 1)
+	[ "$got" = "$want" ] && r=ok || r=no
+	count "$r" "$2: $4 exit ${got:-none} (expected $want)"
+}
+
 # rfctool.py (the Python half: parsing and reports) with the first python3.
 rfctool() { python3 "$RFCTOOL" "$@"; }
 
