@@ -88,8 +88,8 @@ mk "$defconfig" >/dev/null
 "$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" $frags >/dev/null
 mk olddefconfig >/dev/null
 case $karch in
-x86) want="KVM_AMD SERIAL_8250_CONSOLE DEVICE_PRIVATE TEST_HMM" ;;
-arm64) want="ARM64_MTE SERIAL_AMBA_PL011_CONSOLE" ;;
+x86) want="KVM_AMD KVM_PROVE_MMU SERIAL_8250_CONSOLE DEVICE_PRIVATE TEST_HMM" ;;
+arm64) want="ARM64_MTE SERIAL_AMBA_PL011_CONSOLE UDMABUF" ;;
 esac
 for o in KVM USERFAULTFD PTE_MARKER_UFFD_WP TRANSPARENT_HUGEPAGE HUGETLBFS \
 		DEBUG_FS BLK_DEV_INITRD $want; do

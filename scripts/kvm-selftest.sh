@@ -14,13 +14,22 @@
 #   - mmu_stress_test in its concurrent protection mode ($RACE_ARGS):
 #     vCPUs run while other threads change protections.  Expected to pass
 #     on both kernels.
+#   - x86/nested_host_wrprotect_test: an L2 guest's writes refused after
+#     mprotect(R) and uffd-wp, with and without nested TDP (the shadow
+#     MMU's rmaps under the TDP MMU).  Expected to pass on both kernels.
+#   - x86/thp_invalidate_race_test $THP_RACE_ARGS: huge page recovery and
+#     faults racing with MADV_DONTNEED and uffd-wp of part of each THP; no
+#     stale mapping.  Expected to pass on both kernels.
 #   - the series' cases of mm's hmm-tests ($HMM_CASES), on the dmirror
 #     device of lib/test_hmm.c, the second consumer (npt=1 boots only: they
 #     do not involve KVM).  prot_upgrade_*: the mirror kept across write
 #     protections and upgrades; expected to pass on the patched kernel and
-#     to fail on the base kernel.  prot_downgrade_*: device writes refused
-#     once write is taken away; expected to pass on both kernels.  Each
-#     must run (a skip fails).
+#     to fail on the base kernel.  prot_downgrade_*, prot_exclusive_* and
+#     prot_race_*: device writes refused once write is taken away, also
+#     while it races with the protection changes; expected to pass on both
+#     kernels.  prot_migrate_* (device writes to the device's own device
+#     private pages across write protections): patched kernel only, as the
+#     base kernel WARNs in lib/test_hmm.c.  Each must run (a skip fails).
 # The kernels boot under QEMU with TCG on an emulated AMD CPU with SVM, so
 # KVM runs nested even where /dev/kvm cannot run guests.  Each test of
 # each run counts as passed when it gives the expected result, and each
@@ -45,11 +54,17 @@ done
 # One static binary per test for both kernels, built against the patched
 # uapi, and a run script that reports each test's exit status.
 RACE_ARGS="-r -t 5"
-TESTS="x86/perm_upgrade_test x86/perm_upgrade_pfncache_test mmu_stress_test"
+THP_RACE_ARGS="-t 20"
+TESTS="x86/perm_upgrade_test x86/perm_upgrade_pfncache_test mmu_stress_test
+x86/nested_host_wrprotect_test x86/thp_invalidate_race_test"
+RUNS="perm_upgrade_test perm_upgrade_pfncache_test 'mmu_stress_test $RACE_ARGS'"
+RUNS="$RUNS nested_host_wrprotect_test 'thp_invalidate_race_test $THP_RACE_ARGS'"
 HMM_CASES="prot_upgrade_mprotect prot_upgrade_uffd_wp prot_upgrade_thp
 prot_upgrade_uffd_wp_thp prot_upgrade_hugetlb prot_downgrade_mprotect
 prot_downgrade_uffd_wp prot_downgrade_thp prot_downgrade_uffd_wp_thp
-prot_downgrade_hugetlb"
+prot_downgrade_hugetlb prot_exclusive_mprotect prot_exclusive_uffd_wp
+prot_race_mprotect prot_race_uffd_wp"
+HMM_PATCHED_CASES="prot_migrate_mprotect prot_migrate_uffd_wp"
 HMM_PREFIX=hmm.hmm_device_private.
 # shellcheck disable=SC2086 # TESTS is a list
 kvm_selftests "$BUILD/guest-patched" "$B/selftests" $TESTS
@@ -60,15 +75,24 @@ for t in $TESTS; do cp "$B/selftests/$t" "$B/suite/"; done
 cp "$B/mm/hmm-tests" "$B/suite/"
 hmm_args=
 for c in $HMM_CASES; do hmm_args="$hmm_args -r $HMM_PREFIX$c"; done
+hmm_patched_args=
+for c in $HMM_PATCHED_CASES; do hmm_patched_args="$hmm_patched_args -r $HMM_PREFIX$c"; done
 cat >"$B/suite/run" <<EOS
 #!/bin/sh
-for t in perm_upgrade_test perm_upgrade_pfncache_test "mmu_stress_test $RACE_ARGS"; do
+for t in $RUNS; do
 	./\$t
 	echo "GUEST-TEST: \${t%% *} exit \$?"
 done
 if [ "\$(cat /sys/module/kvm_amd/parameters/npt)" = Y ]; then
 	./hmm-tests$hmm_args
 	echo "GUEST-TEST: hmm-tests exit \$?"
+	# The series' kernel only (rfc_kernel= on the command line, from the
+	# loop below): the base kernel WARNs on these.
+	case " \$(cat /proc/cmdline) " in
+	*" rfc_kernel=patched "*)
+		./hmm-tests$hmm_patched_args
+		echo "GUEST-TEST: hmm-tests-patched exit \$?" ;;
+	esac
 fi
 EOS
 chmod +x "$B/suite/run"
@@ -80,8 +104,10 @@ for k in $KERNELS; do
 	for npt in 1 0; do
 		log=$B/$k-npt$npt.log
 		case $k in patched) kernel=$patched ;; base) kernel=$base ;; esac
-		guest_run "$kernel" "$B/initramfs.cpio.gz" "$npt" "$log"
-		for t in perm_upgrade_test perm_upgrade_pfncache_test mmu_stress_test; do
+		RFC_GUEST_APPEND="${RFC_GUEST_APPEND:-} rfc_kernel=$k" \
+			guest_run "$kernel" "$B/initramfs.cpio.gz" "$npt" "$log"
+		for t in perm_upgrade_test perm_upgrade_pfncache_test mmu_stress_test \
+			nested_host_wrprotect_test thp_invalidate_race_test; do
 			count_exit "$k" "$k kernel, npt=$npt" "$log" "$t"
 		done
 		# The hmm cases run on npt=1 boots.  A case's TAP line: "ok N
@@ -89,6 +115,7 @@ for k in $KERNELS; do
 		# the log counts.
 		cases=
 		[ "$npt" != 1 ] || cases=$HMM_CASES
+		[ "$npt:$k" != 1:patched ] || cases="$cases $HMM_PATCHED_CASES"
 		for c in $cases; do
 			want=ok
 			case $k:$c in base:prot_upgrade_*) want="not ok" ;; esac
