@@ -30,7 +30,7 @@ kernel=$("$TOP/scripts/guest-kernel.sh" debug)
 
 TESTS="x86/perm_upgrade_test x86/perm_upgrade_pfncache_test
        perm_upgrade_stress_test mmu_stress_test x86/nested_host_wrprotect_test
-       x86/thp_invalidate_race_test"
+       x86/host_wrprotect_resync_test x86/thp_invalidate_race_test"
 # shellcheck disable=SC2086 # TESTS is a list
 kvm_selftests "$BUILD/guest-debug" "$B/selftests" $TESTS
 for t in $TESTS; do cp "$B/selftests/$t" "$B/suite/"; done
@@ -42,6 +42,7 @@ rc=0
 ./perm_upgrade_stress_test -s $SEED -n $OPS || rc=1
 ./mmu_stress_test $RACE_ARGS || rc=1
 ./nested_host_wrprotect_test || rc=1
+./host_wrprotect_resync_test || rc=1
 ./thp_invalidate_race_test -t 20 || rc=1
 exit \$rc
 EOS
@@ -75,7 +76,7 @@ EOC
 	fi
 	# The test's own result, then run-guest.sh's splat verdict.
 	grep -aq '^GUEST-RESULT: PASS' "$log" && r=ok || r=no
-	count "$r" "npt=$npt: perm_upgrade_test, perm_upgrade_pfncache_test, stress, mmu_stress_test $RACE_ARGS, nested_host_wrprotect_test, thp_invalidate_race_test"
+	count "$r" "npt=$npt: perm_upgrade_test, perm_upgrade_pfncache_test, stress, mmu_stress_test $RACE_ARGS, nested_host_wrprotect_test, host_wrprotect_resync_test, thp_invalidate_race_test"
 	[ "$guest_rc" != 3 ] && r=ok || r=no
 	count "$r" "npt=$npt: no splat in the console log ($guest_result)"
 done

@@ -17,6 +17,10 @@
 #   - x86/nested_host_wrprotect_test: an L2 guest's writes refused after
 #     mprotect(R) and uffd-wp, with and without nested TDP (the shadow
 #     MMU's rmaps under the TDP MMU).  Expected to pass on both kernels.
+#   - x86/host_wrprotect_resync_test: the guest rewrites its own PTE of a
+#     page the host made read-only and INVLPGs it (with shadow paging, the
+#     sync of an unsync shadow page); its write stays refused.  Expected to
+#     pass on both kernels.
 #   - x86/thp_invalidate_race_test $THP_RACE_ARGS: huge page recovery and
 #     faults racing with MADV_DONTNEED and uffd-wp of part of each THP; no
 #     stale mapping.  Expected to pass on both kernels.
@@ -56,9 +60,11 @@ done
 RACE_ARGS="-r -t 5"
 THP_RACE_ARGS="-t 20"
 TESTS="x86/perm_upgrade_test x86/perm_upgrade_pfncache_test mmu_stress_test
-x86/nested_host_wrprotect_test x86/thp_invalidate_race_test"
+x86/nested_host_wrprotect_test x86/host_wrprotect_resync_test
+x86/thp_invalidate_race_test"
 RUNS="perm_upgrade_test perm_upgrade_pfncache_test 'mmu_stress_test $RACE_ARGS'"
-RUNS="$RUNS nested_host_wrprotect_test 'thp_invalidate_race_test $THP_RACE_ARGS'"
+RUNS="$RUNS nested_host_wrprotect_test host_wrprotect_resync_test"
+RUNS="$RUNS 'thp_invalidate_race_test $THP_RACE_ARGS'"
 HMM_CASES="prot_upgrade_mprotect prot_upgrade_uffd_wp prot_upgrade_thp
 prot_upgrade_uffd_wp_thp prot_upgrade_hugetlb prot_downgrade_mprotect
 prot_downgrade_uffd_wp prot_downgrade_thp prot_downgrade_uffd_wp_thp
@@ -107,7 +113,8 @@ for k in $KERNELS; do
 		RFC_GUEST_APPEND="${RFC_GUEST_APPEND:-} rfc_kernel=$k" \
 			guest_run "$kernel" "$B/initramfs.cpio.gz" "$npt" "$log"
 		for t in perm_upgrade_test perm_upgrade_pfncache_test mmu_stress_test \
-			nested_host_wrprotect_test thp_invalidate_race_test; do
+			nested_host_wrprotect_test host_wrprotect_resync_test \
+			thp_invalidate_race_test; do
 			count_exit "$k" "$k kernel, npt=$npt" "$log" "$t"
 		done
 		# The hmm cases run on npt=1 boots.  A case's TAP line: "ok N
