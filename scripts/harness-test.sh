@@ -395,6 +395,18 @@ prior_kernel_knob() {
 	grep -q "RFC_PRIOR_KERNEL: no such file: $W/nope/bzImage" "$W/err"
 }
 
+# make mutants: an unknown name, or a mutant without a Catch: line that it
+# understands, is refused before anything is built or applied.
+mutants_refused() {
+	mkdir -p "$W/mutants"
+	printf 'Wrong: no catch\nCatch: guest 2 x86/none\n' >"$W/mutants/bad.diff"
+	fails env RFC_MUTANTS_DIR="$W/mutants" "$S/mutants.sh" nope 2>"$W/err"
+	grep -q "no mutant 'nope'" "$W/err"
+	fails env RFC_MUTANTS_DIR="$W/mutants" "$S/mutants.sh" bad 2>"$W/err"
+	grep -q "bad.diff: no 'Catch: guest NPT TEST'" "$W/err"
+	[ ! -e "$RFC_BUILD/mutant" ]
+}
+
 # A message that moved is not new; a second copy of one is.
 sparse_compare() {
 	cat >"$W/base.log" <<-'EOL'
@@ -437,6 +449,7 @@ t "run-guest: arm64 modes" guest_arm64
 t "run-guest: a silent guest, evidence, killed" guest_silent
 t "sparse: moved message not new, repeated one is" sparse_compare
 t "bench, e2e: RFC_PRIOR_KERNEL unset, relative, missing" prior_kernel_knob
+t "mutants: unknown name and bad Catch: line refused, nothing built" mutants_refused
 
 report harness-test "$pass" "$fail"
 [ "$fail" -eq 0 ]

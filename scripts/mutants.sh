@@ -23,11 +23,12 @@
 # are never kept as anything but build outputs.  Logs: build/mutant/NAME.log.
 # The unmutated tree passes the same tests in kvm-selftest and kunit-*.
 #: RFC_MUTANTS        mutants: the names to run (default every mutants/*.diff)
+#: RFC_MUTANTS_DIR    mutants: where the mutants are (default mutants/)
 
 . "$(dirname "$0")/lib.sh"
 need git cpio gzip file qemu-system-x86_64 busybox
 
-M=$TOP/mutants
+M=${RFC_MUTANTS_DIR:-$TOP/mutants}
 MB=$BUILD/mutant
 WT=$MB/linux
 [ -e "$TREE/.git" ] || die "no kernel tree at $TREE: run 'make tree'"
