@@ -112,9 +112,8 @@ for k in $KERNELS; do
 		case $k in patched) kernel=$patched ;; base) kernel=$base ;; esac
 		RFC_GUEST_APPEND="${RFC_GUEST_APPEND:-} rfc_kernel=$k" \
 			guest_run "$kernel" "$B/initramfs.cpio.gz" "$npt" "$log"
-		for t in perm_upgrade_test perm_upgrade_pfncache_test mmu_stress_test \
-			nested_host_wrprotect_test host_wrprotect_resync_test \
-			thp_invalidate_race_test; do
+		for t in $TESTS; do
+			t=${t##*/}
 			count_exit "$k" "$k kernel, npt=$npt" "$log" "$t"
 		done
 		# The hmm cases run on npt=1 boots.  A case's TAP line: "ok N
