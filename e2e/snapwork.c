@@ -16,9 +16,9 @@
  * 2^(i+11)-1 cycles (H0 includes everything faster, H22 everything
  * slower).  All numbers are hexadecimal (no 64-bit division in 32-bit
  * freestanding code).  The first line is "SNAPWORK start lo=L hi=H
- * pages=P mode=M".
+ * pages=P mode=M", with " write=1 zero_hi=Z" in write mode (below).
  *
- * Two modes, chosen by the multiboot command line (QEMU's -append):
+ * The modes, chosen by the multiboot command line (QEMU's -append):
  *
  * flat (the default): paging off, no interrupts, so that every access goes
  * straight to guest physical memory through KVM's SPTEs and nothing else.
@@ -36,6 +36,21 @@
  * points a page directory entry of its own at the next page table of the
  * region (a write KVM must trap and emulate: page directories are always
  * write-tracked), reloads CR3 and checks a word through that alias.
+ *
+ * write (a second word, "-append 'paging write'"): the guest also writes
+ * while it reads, and leaves memory untouched, for the THP soak.  The top
+ * quarter of memory (2 MiB aligned) becomes the zero region, which pass 0
+ * does not write: there, each even 2 MiB chunk is only ever read and must
+ * read 0 (with THP, the host's huge zero page; pass 0 clears the first
+ * word of the few pages that the firmware used, and prints how many in
+ * "SNAPWORK zero_cleared=N"), and in each odd chunk pass
+ * N (N >= 1) writes its address into page N-1, so that the host's huge
+ * zero page is written 4 KiB at a time while the snapshot runs.  In the
+ * rest, the first 256 KiB of every 2 MiB get a second word, the stamp,
+ * which pass N checks holds N-1 and sets to N, so that every THP is
+ * written in part on every pass; the other pages' stamps must stay 0.
+ * "SNAPWORK BAD stamp va=A val=V" or "SNAPWORK BAD zero va=A val=V" report
+ * a write that did not stick or a word that changed without one.
  *
  * Everything runs in ring 0: under TCG's
  * nested SVM, QEMU 7.2 aborts ("invalid tss type") on an interrupt from
@@ -136,7 +151,14 @@ static void halt(void)
 		__asm__ volatile("cli; hlt");
 }
 
-static u32 region_lo, region_hi;
+/*
+ * [region_lo, region_hi): the pages that hold their own address; up to
+ * mem_hi: the zero region (write mode only; mem_hi == region_hi without).
+ */
+static u32 region_lo, region_hi, mem_hi;
+static int write_mode;
+/* Pages of the zero region that pass 0 found non-zero, and cleared. */
+static u32 zero_cleared;
 
 /* Set once pass 0 has written every page, for the timer's checks. */
 static volatile u32 filled;
@@ -154,6 +176,49 @@ static void bad_word(const char *what, u32 addr, u32 val)
 	halt();
 }
 
+/* Write mode: is the page at p in the written first 256 KiB of its 2 MiB? */
+static int stamped(volatile u32 *p)
+{
+	return (((u32)p >> 12) & 511) < 64;
+}
+
+/* Write mode: check the stamp (word 1) of a page below region_hi, set it. */
+static void stamp_page(volatile u32 *p, u32 pass)
+{
+	u32 v = p[1];
+
+	if (!stamped(p)) {
+		if (v)
+			bad_word("stamp va=", (u32)&p[1], v);
+		return;
+	}
+	if (pass && v != pass - 1)
+		bad_word("stamp va=", (u32)&p[1], v);
+	p[1] = pass;
+}
+
+/*
+ * Write mode: a page of the zero region.  Page j of an odd 2 MiB chunk is
+ * written (its address) by pass j + 1; everything else reads 0.
+ */
+static void zero_page(volatile u32 *p, u32 pass)
+{
+	u32 off = (u32)p - region_hi, j = (off >> 12) & 511;
+	int odd = (off >> 21) & 1;
+	u32 v = *p;
+
+	/* What the firmware left in the first word of a page is cleared. */
+	if (!pass && v) {
+		*p = 0;
+		zero_cleared++;
+		return;
+	}
+	if (v != (odd && pass && j < pass - 1 ? (u32)p : 0))
+		bad_word("zero va=", (u32)p, v);
+	if (odd && pass && j == pass - 1)
+		*p = (u32)p;
+}
+
 /* The loop: paging off (flat), or paging on with the timer (paging). */
 static void snapwork_loop(void)
 {
@@ -167,14 +232,19 @@ static void snapwork_loop(void)
 		for (i = 0; i < HIST_BUCKETS; i++)
 			hist[i] = 0;
 		start = rdtsc();
-		for (p = (u32 *)region_lo; (u32)p < region_hi; p += PAGE / sizeof(u32)) {
+		for (p = (u32 *)region_lo; (u32)p < mem_hi; p += PAGE / sizeof(u32)) {
 			t0 = rdtsc();
-			if (!pass) {
+			if ((u32)p >= region_hi) {
+				zero_page(p, pass);
+				v = (u32)p;
+			} else if (!pass) {
 				*p = (u32)p;
 				v = (u32)p;
 			} else {
 				v = *p;
 			}
+			if ((u32)p < region_hi && write_mode)
+				stamp_page(p, pass);
 			t1 = rdtsc();
 			if (v != (u32)p)
 				bad_word("read va=", (u32)p, v);
@@ -187,6 +257,11 @@ static void snapwork_loop(void)
 		}
 		filled = 1;
 		t1 = rdtsc();
+		if (!pass && write_mode) {
+			puts("SNAPWORK zero_cleared=");
+			puthex(zero_cleared);
+			puts("\n");
+		}
 		puts("SNAPWORK pass=");
 		puthex(pass);
 		puts(" tsc=");
@@ -337,7 +412,7 @@ static void paging_setup(void)
 {
 	struct dtr gdtr = { sizeof(gdt) - 1, (u32)gdt };
 	struct dtr idtr = { sizeof(idt) - 1, (u32)idt };
-	u32 a, i, n = (region_hi + (4u << 20) - 1) >> 22;
+	u32 a, i, n = (mem_hi + (4u << 20) - 1) >> 22;
 
 	/* Flat code and data segments (multiboot leaves no GDT of ours). */
 	gdt[0] = 0;
@@ -358,7 +433,7 @@ static void paging_setup(void)
 	for (i = 0; i < 1024; i++)
 		pgdir[i] = 0;
 	for (a = 0; a < n << 22; a += PAGE)
-		pgtab[a >> 22][(a >> 12) & 1023] = a < region_hi ?
+		pgtab[a >> 22][(a >> 12) & 1023] = a < mem_hi ?
 			a | PTE_P | PTE_RW : 0;
 	for (i = 0; i < n; i++)
 		pgdir[i] = (u32)pgtab[i] | PTE_P | PTE_RW;
@@ -412,21 +487,30 @@ void snapwork_main(u32 magic, struct mb_info *mbi)
 	if (mbi->flags & 4) {
 		pde_churn = has_word((const char *)mbi->cmdline, "paging-pde");
 		paging = pde_churn || has_word((const char *)mbi->cmdline, "paging");
+		write_mode = has_word((const char *)mbi->cmdline, "write");
 	} else {
 		paging = 0;
 	}
 	region_lo = REGION_START;
-	region_hi = (1u << 20) + mbi->mem_upper * 1024u;
-	region_hi &= ~(PAGE - 1);
-	if (region_hi > (u32)MAX_PTS << 22)
-		region_hi = (u32)MAX_PTS << 22;
+	mem_hi = (1u << 20) + mbi->mem_upper * 1024u;
+	mem_hi &= ~(PAGE - 1);
+	if (mem_hi > (u32)MAX_PTS << 22)
+		mem_hi = (u32)MAX_PTS << 22;
+	region_hi = mem_hi;
+	if (write_mode)
+		region_hi = (region_lo + (mem_hi - region_lo) / 4 * 3) & ~((2u << 20) - 1);
 	puts("SNAPWORK start lo=");
 	puthex(region_lo);
 	puts(" hi=");
 	puthex(region_hi);
 	puts(" pages=");
 	puthex((region_hi - region_lo) / PAGE);
-	puts(pde_churn ? " mode=paging-pde\n" : paging ? " mode=paging\n" : " mode=flat\n");
+	puts(pde_churn ? " mode=paging-pde" : paging ? " mode=paging" : " mode=flat");
+	if (write_mode) {
+		puts(" write=1 zero_hi=");
+		puthex(mem_hi);
+	}
+	puts("\n");
 	if (!paging) {
 		snapwork_loop();
 		return;

@@ -45,6 +45,8 @@
 #:                    prior (needs RFC_PRIOR_KERNEL), patched (default "base
 #:                    patched"; "base prior patched" with RFC_PRIOR_KERNEL)
 #: RFC_E2E_L2         e2e, e2e-soak: snapwork's mode, flat, paging or paging-pde (default flat; soak: paging with npt=0, flat with npt=1)
+#: RFC_E2E_WRITE      e2e, e2e-soak: 1 runs snapwork in its write mode (e2e/snapwork.c: writes part of every 2 MiB each pass, leaves a quarter of memory untouched but for a page per pass) (default 0; soak: 1)
+#: RFC_E2E_KHUGEPAGED_MS e2e, e2e-soak: khugepaged's scan and alloc sleep in ms for the thp backing (default: the kernel's; soak: 100, so that it collapses while the snapshot runs)
 #: RFC_E2E_DIR        e2e, e2e-soak: work directory (default build/e2e); two soaks in parallel need two
 
 . "$(dirname "$0")/lib.sh"
@@ -56,10 +58,14 @@ e2e)
 	MEM_MB=${RFC_E2E_MEM_MB:-128}
 	BACKINGS=${RFC_E2E_BACKINGS:-anon-4k thp hugetlb}
 	L2=${RFC_E2E_L2:-flat}
+	WRITE=${RFC_E2E_WRITE:-0}
+	KHUGEPAGED=${RFC_E2E_KHUGEPAGED_MS:-}
 	TRACE=1 ;;
 soak)
 	MEM_MB=${RFC_E2E_MEM_MB:-384}
-	BACKINGS=${RFC_E2E_BACKINGS:-anon-4k}
+	BACKINGS=${RFC_E2E_BACKINGS:-thp}
+	WRITE=${RFC_E2E_WRITE:-1}
+	KHUGEPAGED=${RFC_E2E_KHUGEPAGED_MS:-100}
 	# The paging guest is for the shadow MMU (npt=0).  With npt=1 its
 	# page table churn fails on both kernels under TCG's nested NPT
 	# (results/e2e-soak.md), so npt=1 runs the flat guest.
@@ -93,6 +99,8 @@ case $MEM_MB in '' | *[!0-9]*) die "RFC_E2E_MEM_MB must be a number of MiB" ;; e
 [ "$MEM_MB" -ge 64 ] && [ "$MEM_MB" -le 1024 ] && [ $((MEM_MB % 2)) -eq 0 ] ||
 	die "RFC_E2E_MEM_MB must be even and 64..1024 (2 MiB pages, and room in the 4 GiB outer guest)"
 case $PASSES in '' | *[!0-9]* | 0) die "RFC_E2E_PASSES must be a positive number" ;; esac
+case $WRITE in 0 | 1) ;; *) die "RFC_E2E_WRITE: '$WRITE' is not 0 or 1" ;; esac
+case $KHUGEPAGED in *[!0-9]*) die "RFC_E2E_KHUGEPAGED_MS: '$KHUGEPAGED' is not a number of milliseconds" ;; esac
 for k in $KERNELS; do
 	case $k in
 	base | patched) ;;
@@ -143,10 +151,12 @@ for f in bios-256k.bin multiboot_dma.bin linuxboot_dma.bin kvmvapic.bin; do
 done
 # shellcheck disable=SC2086 # one word per backing
 "$TOP/scripts/mkinitramfs.sh" "$B/initramfs.cpio.gz" "$S" \
-	"$MEM_MB" "$PASSES" "l2=$L2" "trace=$TRACE" $BACKINGS >&2
+	"$MEM_MB" "$PASSES" "l2=$L2" "trace=$TRACE" "write=$WRITE" \
+	${KHUGEPAGED:+"khugepaged=$KHUGEPAGED"} $BACKINGS >&2
 # shellcheck disable=SC2086 # one word per backing
 [ "$L2_NPT1" = "$L2" ] || "$TOP/scripts/mkinitramfs.sh" "$B/initramfs-npt1.cpio.gz" "$S" \
-	"$MEM_MB" "$PASSES" "l2=$L2_NPT1" "trace=$TRACE" $BACKINGS >&2
+	"$MEM_MB" "$PASSES" "l2=$L2_NPT1" "trace=$TRACE" "write=$WRITE" \
+	${KHUGEPAGED:+"khugepaged=$KHUGEPAGED"} $BACKINGS >&2
 # initramfs NPT: the one for a guest with kvm_amd.npt=NPT.
 initramfs() {
 	if [ "$1" = 1 ] && [ "$L2_NPT1" != "$L2" ]; then
@@ -158,7 +168,7 @@ initramfs() {
 
 l2args="l2=$L2"
 [ "$L2_NPT1" = "$L2" ] || l2args="l2=$L2 (npt=1: $L2_NPT1)"
-report_header "$B/header.txt" "args=mem_mb=$MEM_MB passes=$PASSES $l2args trace=$TRACE backings=$BACKINGS" \
+report_header "$B/header.txt" "args=mem_mb=$MEM_MB passes=$PASSES $l2args trace=$TRACE write=$WRITE khugepaged_ms=${KHUGEPAGED:-default} backings=$BACKINGS" \
 	${prior:+"prior_kernel=$prior"}
 
 if [ "$mode" = soak ]; then

@@ -544,6 +544,19 @@ NESTED_FAILED = "the nested guest failed:"
 NESTED_STALLED = "the nested guest made no pass for"
 
 
+def monitor_state(lines: List[str], prefix: str) -> List[str]:
+    """What e2e/run's l2_state printed under prefix: the nested guest's run
+    state, where its vCPU is, what QEMU said of a KVM error, its last
+    console line."""
+    state = [ln.rstrip() for ln in lines if ln.startswith(prefix)]
+    out: List[str] = []
+    for pattern, most in ((r"VM status", 1), (r"[ER]IP=", 1), (r" qemu: ", 6),
+                          (r" l2: ", -1)):
+        found = [ln for ln in state if re.search(pattern, ln)]
+        out += found[most:] if most < 0 else found[:most]
+    return out
+
+
 def soak_verdict(lines: List[str]) -> Tuple[str, List[str]]:
     """ok, hang, splat, nested, stall, error or no-result, and the evidence
     lines."""
@@ -568,15 +581,12 @@ def soak_verdict(lines: List[str]) -> Tuple[str, List[str]]:
     if guest.splats:
         return "splat", evidence
     if any(NESTED_FAILED in e for e in errors):
+        evidence += [ln.rstrip() for ln in lines if ln.startswith("E2E-QMP ")
+                     and '"SHUTDOWN"' in ln][:1]
+        evidence += monitor_state(lines, "E2E-STATE ")
         return "nested", evidence
     if any(NESTED_STALLED in e for e in errors):
-        # What the monitor said of the nested guest: its run state, where
-        # its vCPU is, what QEMU said of a KVM error, its last console line.
-        stall = [ln.rstrip() for ln in lines if ln.startswith("E2E-STALL ")]
-        for pattern, most in ((r"VM status", 1), (r"[ER]IP=", 1), (r" qemu: ", 6),
-                              (r" l2: ", -1)):
-            found = [ln for ln in stall if re.search(pattern, ln)]
-            evidence += found[most:] if most < 0 else found[:most]
+        evidence += monitor_state(lines, "E2E-STALL ")
         return "stall", evidence
     if errors or (lines and not log.done):
         return "error", evidence
@@ -586,12 +596,19 @@ def soak_verdict(lines: List[str]) -> Tuple[str, List[str]]:
 
 
 def nested_mode(lines: List[str]) -> str:
-    """snapwork's mode (E2E-BEGIN's l2=), flat in logs from before it had
-    one; "?" when no backing began."""
+    """snapwork's mode (E2E-BEGIN's l2=, flat in logs from before it had
+    one), the backings that began, and "write" in its write mode; "?" when
+    no backing began."""
+    mode, backings, write = "?", [], False
     for line in lines:
         if line.startswith("E2E-BEGIN "):
-            return rfc_guestlog.parse_kv(line.split()[1:]).get("l2", "flat")
-    return "?"
+            kv = rfc_guestlog.parse_kv(line.split()[1:])
+            if mode == "?":
+                mode = kv.get("l2", "flat")
+            if kv.get("backing") and kv["backing"] not in backings:
+                backings.append(kv["backing"])
+            write = write or kv.get("write") == "1"
+    return " ".join([mode] + backings + (["write"] if write else []))
 
 
 def soak_main(argv: List[str]) -> int:
@@ -630,10 +647,11 @@ def soak_main(argv: List[str]) -> int:
           "runner's watchdog collected evidence through the outer QEMU's monitor and killed "
           "it; **splat**: a WARN, BUG, Oops, lockup or other report in the console; "
           "**nested**: the nested guest failed (snapwork read a word that is not its own "
-          "address, took a CPU exception, was reset, or its QEMU exited); **stall**: the "
+          "address or a write that did not stick, took a CPU exception, was reset or shut "
+          "down, or its QEMU exited; its state as the monitor saw it follows); **stall**: the "
           "nested guest printed no pass for 2 minutes (the monitor's view of it follows); "
           "**error**: the e2e script reported an error or did not finish.", "",
-          "| kernel | nested guest | npt | TCG | runs | ok | hang | splat | nested | stall "
+          "| kernel | nested guest, backing | npt | TCG | runs | ok | hang | splat | nested | stall "
           "| error | no-result |",
           "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for (kernel, l2, npt, tcg), c in sorted(counts.items()):
@@ -641,7 +659,7 @@ def soak_main(argv: List[str]) -> int:
             kernel, l2, npt, tcg, sum(c.values()), c.get("ok", 0), c.get("hang", 0),
             c.get("splat", 0), c.get("nested", 0), c.get("stall", 0), c.get("error", 0),
             c.get("no-result", 0)))
-    md += ["", "| round | kernel | nested guest | npt | TCG | verdict | evidence |",
+    md += ["", "| round | kernel | nested guest, backing | npt | TCG | verdict | evidence |",
            "| ---: | --- | --- | --- | --- | --- | --- |"]
     for rnd, kernel, l2, npt, tcg, verdict, evidence, path in sorted(runs):
         ev = "<br>".join(e.replace("|", "\\|") for e in evidence) or ""

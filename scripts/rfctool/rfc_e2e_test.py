@@ -160,6 +160,40 @@ class E2ETest(unittest.TestCase):
             self.assertIn("base kernel: the run did not finish", out.getvalue())
 
 
+class SoakTest(unittest.TestCase):
+    # A soak run whose nested guest reset itself (a triple fault): the
+    # lines e2e/run prints, with QEMU 7.2's own QMP event and monitor
+    # output.
+    RESET = [
+        "E2E-INFO kernel=7.2.8 npt=1 tsc_mhz=2599.997",
+        "E2E-BEGIN backing=thp mem_mb=384 thp=always l2=flat write=1 khugepaged=100 "
+        "qemu=QEMU emulator version 7.2.22",
+        "E2E-MARK backing=thp mark=before uptime=20.1 passes=3",
+        "E2E-ERROR backing=thp: the nested guest failed: QEMU reports a shutdown: "
+        '{"guest": true, "reason": "guest-reset"}',
+        "E2E-STATE backing=thp: VM status: paused (shutdown)",
+        "E2E-STATE backing=thp: * CPU #0: thread_id=123",
+        "E2E-STATE backing=thp: EAX=00000000 EBX=00000000 ECX=00000000 EDX=00000000",
+        "E2E-STATE backing=thp: EIP=0010005d EFL=00000012 [----A--] CPL=0 II=0 A20=1",
+        "E2E-STATE backing=thp: l2: SNAPWORK pass=4 tsc=1 slow=0 max=1 hist=1",
+        "E2E-QMP backing=thp: {\"timestamp\": {\"seconds\": 1, \"microseconds\": 2}, "
+        '"event": "SHUTDOWN", "data": {"guest": true, "reason": "guest-reset"}}',
+        "E2E-END backing=thp ok=0",
+        "E2E-DONE",
+    ]
+
+    def test_nested_reset(self) -> None:
+        verdict, evidence = rfc_e2e.soak_verdict(self.RESET)
+        self.assertEqual(verdict, "nested")
+        self.assertEqual(evidence[0], "the nested guest failed: QEMU reports a shutdown: "
+                         '{"guest": true, "reason": "guest-reset"}')
+        self.assertIn('"event": "SHUTDOWN"', evidence[1])
+        self.assertEqual(evidence[2], "E2E-STATE backing=thp: VM status: paused (shutdown)")
+        self.assertTrue(evidence[3].startswith("E2E-STATE backing=thp: EIP=0010005d"))
+        self.assertEqual(evidence[-1],
+                         "E2E-STATE backing=thp: l2: SNAPWORK pass=4 tsc=1 slow=0 max=1 hist=1")
+
+
 # Figures of the captured logs.
 E2E_REGION_PAGES = 28640
 E2E_TSC_MHZ = 2599.997

@@ -159,11 +159,16 @@ class WatchdogTest(unittest.TestCase):
         self.assertIn("VM status: running", " ".join(evidence))
         self.assertIn("HLT=1", " ".join(evidence))
         self.assertNotIn("irr=00", " ".join(evidence))
-        # snapwork's mode: flat before E2E-BEGIN said, then as it says.
-        self.assertEqual(rfc_e2e.nested_mode(ok), "flat")
+        # snapwork's mode (flat before E2E-BEGIN said, then as it says),
+        # the backings, and its write mode.
+        self.assertEqual(rfc_e2e.nested_mode(ok), "flat anon-4k")
         self.assertEqual(rfc_e2e.nested_mode(
             ["E2E-BEGIN backing=anon-4k mem_mb=384 thp=never l2=paging-pde qemu=Q"]),
-            "paging-pde")
+            "paging-pde anon-4k")
+        self.assertEqual(rfc_e2e.nested_mode(
+            ["E2E-BEGIN backing=thp mem_mb=384 thp=always l2=paging write=1 khugepaged=100 q=Q",
+             "E2E-BEGIN backing=hugetlb mem_mb=384 thp=never l2=paging write=1 q=Q"]),
+            "paging thp hugetlb write")
         self.assertEqual(rfc_e2e.nested_mode([]), "?")
 
 
