@@ -41,7 +41,7 @@
 #: RFC_E2E_PASSES     e2e: nested guest passes per phase (default 2)
 #: RFC_E2E_BACKINGS   e2e: backings (default "anon-4k thp hugetlb")
 #: RFC_E2E_NPT        e2e: which kvm_amd.npt runs (default "1")
-#: RFC_E2E_KERNELS    e2e: which guest kernels, booted in the order given: base,
+#: RFC_E2E_KERNELS    e2e: which guest kernels, built and booted in the order given: base,
 #:                    prior (needs RFC_PRIOR_KERNEL), patched (default "base
 #:                    patched"; "base prior patched" with RFC_PRIOR_KERNEL)
 #: RFC_E2E_L2         e2e, e2e-soak: snapwork's mode, flat, paging or paging-pde (default flat; soak: paging with npt=0, flat with npt=1)
@@ -120,7 +120,7 @@ start=$(date +%s)
 if [ "$mode" = soak ]; then
 	guest_kernels -soak
 else
-	guest_kernels
+	guest_kernels "" "$KERNELS"
 fi
 
 # The nested guest: a 32-bit multiboot image, freestanding.

@@ -185,22 +185,27 @@ sparse_normalise() { # SRCDIR < sparse output
 		LC_ALL=C sort
 }
 
-# guest_kernels [SUFFIX]: the patched and base guest kernels (SUFFIX
-# -soak: the soak kernels), built (or brought up to date) by
-# guest-kernel.sh, or with RFC_PREBUILT=1 the bzImages already in
-# build/guest-{patched,base}SUFFIX.  Sets $patched and $base.
-# shellcheck disable=SC2120 # the suffix is optional
+# guest_kernels [SUFFIX [KINDS]]: the patched and base guest kernels
+# (SUFFIX -soak: the soak kernels; KINDS: the ones needed of "patched
+# base", others in the list are ignored, default both), built (or brought
+# up to date) by guest-kernel.sh, or with RFC_PREBUILT=1 the bzImages
+# already in build/guest-{patched,base}SUFFIX.  Sets $patched and $base
+# (empty for a kernel not needed).
+# shellcheck disable=SC2120 # the arguments are optional
 guest_kernels() {
 	sfx=${1:-}
-	if [ "${RFC_PREBUILT:-0}" = 1 ]; then
-		patched=$BUILD/guest-patched$sfx/arch/x86/boot/bzImage
-		base=$BUILD/guest-base$sfx/arch/x86/boot/bzImage
-		[ -f "$patched" ] && [ -f "$base" ] ||
-			die "prebuilt kernels asked for, but no bzImage in $BUILD/guest-{patched,base}$sfx"
-	else
-		patched=$("$TOP/scripts/guest-kernel.sh" "patched$sfx")
-		base=$("$TOP/scripts/guest-kernel.sh" "base$sfx")
-	fi
+	patched='' base=''
+	for kind in ${2:-patched base}; do
+		case $kind in patched | base) ;; *) continue ;; esac
+		if [ "${RFC_PREBUILT:-0}" = 1 ]; then
+			img=$BUILD/guest-$kind$sfx/arch/x86/boot/bzImage
+			[ -f "$img" ] ||
+				die "prebuilt kernels asked for, but no $img"
+		else
+			img=$("$TOP/scripts/guest-kernel.sh" "$kind$sfx")
+		fi
+		eval "$kind=\$img"
+	done
 }
 
 # prior_kernel: sets $prior to RFC_PRIOR_KERNEL as an absolute path, or to

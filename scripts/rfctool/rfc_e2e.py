@@ -582,7 +582,7 @@ def soak_verdict(lines: List[str]) -> Tuple[str, List[str]]:
         return "splat", evidence
     if any(NESTED_FAILED in e for e in errors):
         evidence += [ln.rstrip() for ln in lines if ln.startswith("E2E-QMP ")
-                     and '"SHUTDOWN"' in ln][:1]
+                     and '"SHUTDOWN"' in ln and '"guest": true' in ln][:1]
         evidence += monitor_state(lines, "E2E-STATE ")
         return "nested", evidence
     if any(NESTED_STALLED in e for e in errors):

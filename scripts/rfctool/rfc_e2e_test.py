@@ -178,6 +178,8 @@ class SoakTest(unittest.TestCase):
         "E2E-STATE backing=thp: l2: SNAPWORK pass=4 tsc=1 slow=0 max=1 hist=1",
         "E2E-QMP backing=thp: {\"timestamp\": {\"seconds\": 1, \"microseconds\": 2}, "
         '"event": "SHUTDOWN", "data": {"guest": true, "reason": "guest-reset"}}',
+        "E2E-QMP backing=thp: {\"timestamp\": {\"seconds\": 3, \"microseconds\": 4}, "
+        '"event": "SHUTDOWN", "data": {"guest": false, "reason": "host-qmp-quit"}}',
         "E2E-END backing=thp ok=0",
         "E2E-DONE",
     ]
@@ -187,7 +189,8 @@ class SoakTest(unittest.TestCase):
         self.assertEqual(verdict, "nested")
         self.assertEqual(evidence[0], "the nested guest failed: QEMU reports a shutdown: "
                          '{"guest": true, "reason": "guest-reset"}')
-        self.assertIn('"event": "SHUTDOWN"', evidence[1])
+        self.assertIn('"reason": "guest-reset"}}', evidence[1])
+        self.assertFalse(any("host-qmp-quit" in e for e in evidence))
         self.assertEqual(evidence[2], "E2E-STATE backing=thp: VM status: paused (shutdown)")
         self.assertTrue(evidence[3].startswith("E2E-STATE backing=thp: EIP=0010005d"))
         self.assertEqual(evidence[-1],
