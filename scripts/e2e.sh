@@ -150,13 +150,14 @@ for f in bios-256k.bin multiboot_dma.bin linuxboot_dma.bin kvmvapic.bin; do
 	[ -f "$S/qemu/share/$f" ] || die "no $f in /usr/share/qemu or /usr/share/seabios"
 done
 # shellcheck disable=SC2086 # one word per backing
+# e2e/run's options after l2= (one word each, no spaces).
+opts="trace=$TRACE write=$WRITE${KHUGEPAGED:+ khugepaged=$KHUGEPAGED}"
+# shellcheck disable=SC2086 # one word per option
 "$TOP/scripts/mkinitramfs.sh" "$B/initramfs.cpio.gz" "$S" \
-	"$MEM_MB" "$PASSES" "l2=$L2" "trace=$TRACE" "write=$WRITE" \
-	${KHUGEPAGED:+"khugepaged=$KHUGEPAGED"} $BACKINGS >&2
+	"$MEM_MB" "$PASSES" "l2=$L2" $opts $BACKINGS >&2
 # shellcheck disable=SC2086 # one word per backing
 [ "$L2_NPT1" = "$L2" ] || "$TOP/scripts/mkinitramfs.sh" "$B/initramfs-npt1.cpio.gz" "$S" \
-	"$MEM_MB" "$PASSES" "l2=$L2_NPT1" "trace=$TRACE" "write=$WRITE" \
-	${KHUGEPAGED:+"khugepaged=$KHUGEPAGED"} $BACKINGS >&2
+	"$MEM_MB" "$PASSES" "l2=$L2_NPT1" $opts $BACKINGS >&2
 # initramfs NPT: the one for a guest with kvm_amd.npt=NPT.
 initramfs() {
 	if [ "$1" = 1 ] && [ "$L2_NPT1" != "$L2" ]; then
