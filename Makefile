@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# RFC v2 "KVM: x86/mmu: don't zap secondary MMU on permission upgrade":
+# "KVM: x86/mmu: don't zap secondary MMU on permission upgrade":
 # the series as patch files, and the harness that turns the pinned base
 # plus the series into a kernel tree, builds it and tests it.
 #
-#   make          deps, tree, build, every KUnit suite, mail-ready series in out/
+#   make          deps, tree, build, every KUnit suite, mail-ready postings in out/
 #   make check    every suite of the "check" set; ends with "N passed, N failed"
 #   make help     every target and knob
 #
@@ -68,10 +68,10 @@ help:
 		deps 'install the Debian packages and sparse the harness needs' \
 		tree 'create build/linux from series/; an existing tree is kept' \
 		tree-state 'one line: how the tree stands against series/' \
-		export 'series/ from the tree'"'"'s commits' \
+		export 'series/ from the tree'"'"'s commits, posting by posting (series/POSTINGS)' \
 		build 'build-x86_64 build-arm64 build-s390' \
 		kunit 'kunit-um kunit-x86_64 kunit-arm64' \
-		out 'mail-ready series in out/ with To:/Cc: from get_maintainer.pl' \
+		out 'mail-ready postings in out/NAME/ with To:/Cc: from get_maintainer.pl' \
 		check 'every suite of the check set; ends with "N passed, N failed"' \
 		clean 'build outputs (not build/linux)'
 	@echo 'Suites (scripts/suites; "check" = in make check):'

@@ -17,13 +17,13 @@ rm -rf "$dir"
 
 pass=0
 fail=0
-for p in $(find "$dir" -maxdepth 1 -name '*.patch' ! -name '*0000-cover-letter.patch' | LC_ALL=C sort); do
+for p in $(series_patches "$dir"); do
 	if out=$(checkpatch_patch "$TREE" "$p"); then
 		pass=$((pass + 1))
-		echo "ok       ${p##*/}"
+		echo "ok       ${p#"$dir"/}"
 	else
 		fail=$((fail + 1))
-		echo "FAILED   ${p##*/}"
+		echo "FAILED   ${p#"$dir"/}"
 		printf '%s\n' "$out" | sed 's/^/    /'
 	fi
 done

@@ -49,10 +49,13 @@ BASE_VERSION=9.9.9
 BASE_DEBIAN_VERSION=9.9.9-1
 BASE_SHA256=$(sha256_of "$W/linux_9.9.9.orig.tar.xz")
 CONF
-printf 'Test series\n\nA blurb.\n' >"$W/cover.txt"
+# One posting of two patches, with a cover letter.
+mkdir -p "$W/series/all"
+printf 'all 2 rfc 2 -\n' >"$W/series/POSTINGS"
+printf 'Test series\n\nA blurb.\n' >"$W/series/all/cover-letter.txt"
 
 export RFC_BASE_CONF="$W/base.conf" RFC_CACHE="$W/cache" RFC_SHARED="$W/noshared" \
-	RFC_TREE="$W/tree" RFC_SERIES="$W/series" RFC_COVER="$W/cover.txt" \
+	RFC_TREE="$W/tree" RFC_SERIES="$W/series" \
 	RFC_BUILD="$W/build" RFC_LINUX_TARBALL="$W/linux_9.9.9.orig.tar.xz"
 TREE=$RFC_TREE SERIES=$RFC_SERIES LINUX_TARBALL=$RFC_LINUX_TARBALL
 unset RFC_FORCE RFC_SUITE RFC_SUITES
@@ -116,14 +119,14 @@ export_series() {
 	commit mm/x.c 'int d;' 'add d'
 	commit mm/y.c 'int e;' 'add e'
 	"$S/export.sh"
-	ls "$SERIES" >"$W/names"
+	ls "$SERIES/all" >"$W/names"
 	grep -qx 'v2-0000-cover-letter.patch' "$W/names"
 	grep -qx 'v2-0001-mm-add-d.patch' "$W/names"
 	grep -qx 'v2-0002-mm-add-e.patch' "$W/names"
-	grep -q '^Subject: \[RFC PATCH v2 0/2\] Test series' "$SERIES/v2-0000-cover-letter.patch"
-	grep -q '^A blurb\.' "$SERIES/v2-0000-cover-letter.patch"
-	grep -q '^base-commit: ' "$SERIES/v2-0000-cover-letter.patch"
-	grep -q '^From 0\{40\} ' "$SERIES/v2-0001-mm-add-d.patch"
+	grep -q '^Subject: \[RFC PATCH v2 0/2\] Test series' "$SERIES/all/v2-0000-cover-letter.patch"
+	grep -q '^A blurb\.' "$SERIES/all/v2-0000-cover-letter.patch"
+	grep -q '^base-commit: ' "$SERIES/all/v2-0000-cover-letter.patch"
+	grep -q '^From 0\{40\} ' "$SERIES/all/v2-0001-mm-add-d.patch"
 }
 
 export_stable() {
@@ -188,6 +191,59 @@ tree_changed_patch() {
 	grep -q 'tree matches series/' "$W/err"
 }
 
+# Two postings, the second needing the first: each in its directory,
+# numbered on its own, the second with a prerequisite-patch-id; the old
+# posting's directory loses its patches, not its cover letter.  A posting
+# that needs nothing is exported from the base alone.
+export_postings() {
+	cp "$SERIES/POSTINGS" "$W/postings"
+	printf '# two\nfix 1 - 1 -\nfeat 1 rfc 3 fix\n' >"$SERIES/POSTINGS"
+	"$S/export.sh" 2>"$W/err"
+	grep -q 'all is no posting of series/POSTINGS' "$W/err"
+	[ -z "$(find "$SERIES/all" -name '*.patch')" ]
+	[ -f "$SERIES/all/cover-letter.txt" ]
+	grep -q '^Subject: \[PATCH\] mm: add d$' "$SERIES/fix/0001-mm-add-d.patch"
+	grep -q '^Subject: \[RFC PATCH v3\] mm: add e$' "$SERIES/feat/v3-0001-mm-add-e.patch"
+	fails grep -q '^prerequisite-patch-id: ' "$SERIES/fix/0001-mm-add-d.patch"
+	grep -q '^prerequisite-patch-id: ' "$SERIES/feat/v3-0001-mm-add-e.patch"
+	"$S/tree.sh" 2>"$W/err"
+	grep -q 'tree matches series/' "$W/err"
+	printf 'fix 1 - 1 -\nfeat 1 rfc 3 -\n' >"$SERIES/POSTINGS"
+	"$S/export.sh"
+	fails grep -q '^prerequisite-patch-id: ' "$SERIES/feat/v3-0001-mm-add-e.patch"
+	rm -rf "$TREE"
+	"$S/tree.sh"
+	[ "$(git -C "$TREE" rev-list --count v9.9.9..HEAD)" -eq 2 ]
+	cp "$W/postings" "$SERIES/POSTINGS"
+	"$S/export.sh"
+	rm -rf "$SERIES/fix" "$SERIES/feat"
+}
+
+# A posting that needs less than it does, and a malformed list: a clear
+# error, and series/ as it was.
+postings_refused() {
+	patch_digest "$SERIES" >"$W/d1"
+	sed -i 's/^int d;$/int dd;/' "$TREE/mm/x.c"
+	git -C "$TREE" -c user.name=Dev -c user.email=dev@localhost \
+		commit -q -a -s -m "mm: rename d" -m "Because."
+	printf 'fix 1 - 1 -\nfeat 1 rfc 3 -\nmore 1 - 1 feat\n' >"$SERIES/POSTINGS"
+	fails "$S/export.sh" 2>"$W/err"
+	grep -q 'posting more does not apply on v9.9.9 + feat (series/POSTINGS says' "$W/err"
+	printf 'all 3 rfc 2 -\nmore 1 - 1 -\n' >"$SERIES/POSTINGS"
+	fails "$S/export.sh" 2>"$W/err"
+	grep -q 'gives its postings 4 patches, the tree has 3 commits' "$W/err"
+	git -C "$TREE" reset -q --hard HEAD~1
+	printf 'all x rfc 2 -\n' >"$SERIES/POSTINGS"
+	fails "$S/export.sh" 2>"$W/err"
+	grep -q 'POSTINGS:1: all: PATCHES "x" is not a positive number' "$W/err"
+	printf 'all 1 rfc 2 more\nmore 1 - 1 -\n' >"$SERIES/POSTINGS"
+	fails "$S/tree.sh" 2>"$W/err"
+	grep -q 'all: needs "more", which is not a posting listed before it' "$W/err"
+	cp "$W/postings" "$SERIES/POSTINGS"
+	patch_digest "$SERIES" >"$W/d2"
+	cmp "$W/d1" "$W/d2"
+}
+
 # The edit-and-test loop: after a fixup commit, a suite runs through make
 # on the tree as it is, without make export; the suite protocol is read
 # from its last line.
@@ -211,19 +267,19 @@ suite_on_fixup_tree() {
 }
 
 stale_patch_stops() {
-	sed -i 's/^ int c;$/ int C;/' "$SERIES/v2-0002-mm-add-e.patch"
+	sed -i 's/^ int c;$/ int C;/' "$SERIES/all/v2-0002-mm-add-e.patch"
 	sed -i 's/^+int e;$/+int e;\n+int g;/; s/^@@ -0,0 +1 @@/@@ -0,0 +1,2 @@/' \
-		"$SERIES/v2-0002-mm-add-e.patch"
-	sed -i 's/^ int c;$/ int C;/' "$SERIES/v2-0001-mm-add-d.patch"
+		"$SERIES/all/v2-0002-mm-add-e.patch"
+	sed -i 's/^ int c;$/ int C;/' "$SERIES/all/v2-0001-mm-add-d.patch"
 	rm -rf "$TREE"
 	fails "$S/tree.sh" 2>"$W/err"
-	grep -q 'patch does not apply: series/v2-0001-mm-add-d.patch' "$W/err"
+	grep -q 'patch does not apply: series/all/v2-0001-mm-add-d.patch' "$W/err"
 	[ -d "$TREE/.git/rebase-apply" ]
 	fails "$S/tree.sh" 2>"$W/err"
 	grep -q 'middle of git am' "$W/err"
 	fails "$S/export.sh" 2>"$W/err"
 	grep -q 'middle of git am' "$W/err"
-	[ -f "$SERIES/v2-0002-mm-add-e.patch" ]
+	[ -f "$SERIES/all/v2-0002-mm-add-e.patch" ]
 }
 
 mirror_from_apt_sources() {
@@ -438,6 +494,8 @@ t "tree + export: round trip leaves series/ unchanged" round_trip
 t "export/tree: refuse a dirty tree, lose nothing" export_refuses_dirty
 t "tree: unexported commits kept; RFC_FORCE=1 backs up" tree_keeps_unexported
 t "tree: a changed patch is named once, state line" tree_changed_patch
+t "export: postings, prerequisites, a posting on the base alone" export_postings
+t "export: a posting that needs more, a malformed list" postings_refused
 t "check: a suite runs on a fixup tree, protocol summed" suite_on_fixup_tree
 t "tree: stale patch named, git am state left" stale_patch_stops
 t "apt: mirror read from the machine's sources" mirror_from_apt_sources

@@ -16,8 +16,7 @@ BASE_CONF=${RFC_BASE_CONF:-$TOP/base.conf}
 #: RFC_CACHE          cache directory (default ${XDG_CACHE_HOME:-~/.cache}/kvm-perm-upgrade)
 #: RFC_TREE           the kernel tree (default build/linux)
 #: RFC_BUILD          build outputs (default build/)
-#: RFC_SERIES         the exported series (default series/)
-#: RFC_COVER          the cover letter's text (default cover-letter.txt)
+#: RFC_SERIES         the exported series: POSTINGS and a directory per posting (default series/)
 #: RFC_BASE_CONF      the pinned base (default base.conf)
 #: RFC_SHARED         where linux/linux_VERSION.orig.tar.xz may be (default ../shared)
 #: RFC_LINUX_TARBALL  the base tarball to use (its sha256 is still checked)
@@ -30,7 +29,6 @@ SHARED_DIR=${RFC_SHARED:-$TOP/../shared}
 TREE=${RFC_TREE:-$TOP/build/linux}
 BUILD=${RFC_BUILD:-$TOP/build}
 SERIES=${RFC_SERIES:-$TOP/series}
-COVER=${RFC_COVER:-$TOP/cover-letter.txt}
 APT_ETC=${RFC_APT_ETC:-/etc/apt}
 BASE_TAG=v$BASE_VERSION
 BASE_GIT=$CACHE/linux-$BASE_VERSION.git
@@ -111,10 +109,6 @@ sha256_of() {
 	sha256sum "$1" | cut -d' ' -f1
 }
 
-# How the series is mailed: subject prefix and reroll count.
-SERIES_PREFIX="RFC PATCH"
-SERIES_VERSION=2
-
 # True when the tree is in the middle of git am or a rebase.
 tree_mid_operation() {
 	gitdir=$(git -C "$TREE" rev-parse --absolute-git-dir)
@@ -130,11 +124,76 @@ tree_must_be_clean() {
 		die "$TREE has uncommitted changes: commit them (git commit -s, or --fixup and rebase) first"
 }
 
-# Names and hashes of the *.patch files in a directory (none if absent).
+# Names and hashes of the *.patch files in a series directory, its
+# postings' subdirectories included (none if absent).
 patch_digest() {
 	[ -d "$1" ] || return 0
-	(cd "$1" && find . -maxdepth 1 -name '*.patch' | LC_ALL=C sort |
+	(cd "$1" && find . -name '*.patch' | LC_ALL=C sort |
 		xargs -r sha256sum | sed 's|  \./|  |')
+}
+
+# The postings of series/POSTINGS, one line each in the order the stack
+# applies them: "NAME PATCHES RFC VERSION NEEDS...", comments and blank
+# lines dropped.  NAME is the posting's directory in series/; PATCHES the
+# number of the tree's commits it takes, after the previous postings';
+# RFC "rfc" or "-" (the subject prefix is "RFC PATCH" or "PATCH");
+# VERSION its reroll count; NEEDS the postings it applies on ("-": none,
+# the base), each listed before it.  Dies on a malformed list.
+postings() {
+	[ -f "$SERIES/POSTINGS" ] || die "no $SERIES/POSTINGS (the list of postings)"
+	awk -v f="$SERIES/POSTINGS" '
+		{ sub(/#.*/, ""); e = "" }
+		NF == 0 { next }
+		NF < 5 { e = "want NAME PATCHES RFC VERSION NEEDS..." }
+		!e && $1 !~ /^[A-Za-z0-9][A-Za-z0-9._-]*$/ { e = "bad posting name \"" $1 "\"" }
+		!e && $1 in seen { e = "posting " $1 " listed twice" }
+		!e && $2 !~ /^[1-9][0-9]*$/ { e = $1 ": PATCHES \"" $2 "\" is not a positive number" }
+		!e && $3 != "rfc" && $3 != "-" { e = $1 ": RFC \"" $3 "\" is not rfc or -" }
+		!e && $4 !~ /^[1-9][0-9]*$/ { e = $1 ": VERSION \"" $4 "\" is not a positive number" }
+		!e {
+			for (i = 5; i <= NF; i++)
+				if (!($i in seen) && !($i == "-" && NF == 5))
+					e = $1 ": needs \"" $i "\", which is not a posting listed before it"
+		}
+		e { printf "%s:%d: %s\n", f, FNR, e >"/dev/stderr"; err = 1; next }
+		{ seen[$1] = 1; $1 = $1; print }
+		END { exit err }' "$SERIES/POSTINGS" || die "$SERIES/POSTINGS is malformed"
+}
+
+# The postings that posting NAME needs, directly or through the postings
+# it needs, in the order of series/POSTINGS, one per line.
+posting_needs() { # NAME
+	postings | awk -v p="$1" '
+		{ line[NR] = $0; name[NR] = $1 }
+		END {
+			need[p] = 1
+			for (i = NR; i >= 1; i--) {
+				if (!(name[i] in need))
+					continue
+				n = split(line[i], w, " ")
+				for (j = 5; j <= n; j++)
+					if (w[j] != "-")
+						need[w[j]] = 1
+			}
+			for (i = 1; i <= NR; i++)
+				if (name[i] in need && name[i] != p)
+					print name[i]
+		}'
+}
+
+# The patches of posting NAME in a series directory, in order.
+posting_patches() { # DIR NAME
+	[ ! -d "$1/$2" ] ||
+		find "$1/$2" -maxdepth 1 -name '*.patch' ! -name '*0000-cover-letter.patch' |
+		LC_ALL=C sort
+}
+
+# The patches of a series directory in the order the stack applies them:
+# posting by posting, as series/POSTINGS lists them; no cover letters.
+series_patches() { # DIR
+	postings | while read -r name _; do
+		posting_patches "$1" "$name"
+	done
 }
 
 # Compile through ccache in the cache dir, keyed on paths relative to the
@@ -400,7 +459,7 @@ checkpatch_patch() { # TREE_DIR PATCH
 # of its subject dropped, so that adding a commit (which renumbers, and
 # may refold, every subject) does not change the others' keys.
 patch_keys() { # DIR
-	find "$1" -maxdepth 1 -name '*.patch' ! -name '*0000-cover-letter.patch' |
+	find "$1" -name '*.patch' ! -name '*0000-cover-letter.patch' |
 	while read -r p; do
 		awk 'body { print; next }
 		     /^$/ { print h; print; body = 1; next }

@@ -1,10 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Write the mail-ready series to out/: the tree's commits as exported to
-# series/, with To: (maintainers) and Cc: (reviewers and lists) from the
-# tree's get_maintainer.pl on each patch; the cover letter gets them all.
-# Send with: git send-email out/*.patch
+# Write the mail-ready postings to out/: the tree's commits as exported to
+# series/, a directory per posting, with To: (maintainers) and Cc:
+# (reviewers and lists) from the tree's get_maintainer.pl on each patch; a
+# cover letter gets those of all its posting's patches.  Send one posting
+# with: git send-email out/NAME/*.patch
 #: RFC_OUT            make out: output directory (default out/)
 
 . "$(dirname "$0")/lib.sh"
@@ -20,46 +21,22 @@ cmp -s "$out/.series" "$out/.tree" ||
 	info "warning: series/ is not the tree's export: run 'make export'"
 rm -f "$out/.series" "$out/.tree"
 
-# shellcheck disable=SC2046 # patch names have no spaces
-set -- $(find "$out" -maxdepth 1 -name '*.patch' | LC_ALL=C sort)
-[ $# -gt 0 ] || { info "series is empty: nothing to mail"; exit 0; }
-
-gm() {
-	(cd "$TREE" && ./scripts/get_maintainer.pl --no-git --no-git-fallback \
-		--no-rolestats --no-tree "$@") | paste -s -d, - | sed 's/,/, /g'
-}
-
-# Insert To:/Cc: after the Date: header of one patch; Cc: drops whoever
-# is in To: already.
-headers() {
-	awk -v to="$2" -v cc="$3" '
-		BEGIN {
-			n = split(to, t, ", ")
-			for (i = 1; i <= n; i++) seen[t[i]] = 1
-			m = split(cc, c, ", ")
-			cc = ""
-			for (i = 1; i <= m; i++)
-				if (!(c[i] in seen))
-					cc = cc (cc == "" ? "" : ", ") c[i]
-		}
-		{ print }
-		!done && /^Date: / {
-			if (to != "") print "To: " to
-			if (cc != "") print "Cc: " cc
-			done = 1
-		}' "$1" >"$1.tmp" && mv "$1.tmp" "$1"
-}
-
-cover=
-patches=
-for p; do
-	case $p in
-	*0000-cover-letter.patch) cover=$p; continue ;;
-	esac
-	patches="$patches $p"
-	headers "$p" "$(gm --m --nor --nol "$p")" "$(gm --nom --r --l "$p")"
+total=0
+for d in $(postings | awk '{ print $1 }'); do
+	cover=
+	patches=
+	[ -d "$out/$d" ] || continue
+	for p in $(find "$out/$d" -maxdepth 1 -name '*.patch' | LC_ALL=C sort); do
+		case $p in
+		*0000-cover-letter.patch) cover=$p; continue ;;
+		esac
+		patches="$patches $p"
+		total=$((total + 1))
+		headers "$p" "$(gm --m --nor --nol "$p")" "$(gm --nom --r --l "$p")"
+	done
+	# shellcheck disable=SC2086
+	[ -z "$cover" ] ||
+		headers "$cover" "$(gm --m --nor --nol $patches)" "$(gm --nom --r --l $patches)"
 done
-# shellcheck disable=SC2086
-[ -z "$cover" ] ||
-	headers "$cover" "$(gm --m --nor --nol $patches)" "$(gm --nom --r --l $patches)"
-info "mail-ready series in $out ($(($# - 1)) patches and a cover letter)"
+[ "$total" -gt 0 ] || { info "series is empty: nothing to mail"; exit 0; }
+info "mail-ready postings in $out ($total patches in $(postings | wc -l) postings)"

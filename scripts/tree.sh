@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Create the kernel tree ($TREE): a git repository whose first commit is
-# the base (tag v$BASE_VERSION), with series/*.patch applied by git am on
-# branch rfc-v2.  An existing tree is never reset: when it differs from
+# the base (tag v$BASE_VERSION), with the patches of series/, posting by
+# posting in the order of series/POSTINGS, applied by git am on branch
+# rfc-v2.  An existing tree is never reset: when it differs from
 # series/ it is kept with a one-line warning saying how, and every test
 # target tests it as it is (HEAD and uncommitted changes).  RFC_FORCE=1
 # rebuilds it from series/, keeping the old head under a backup tag.
@@ -12,6 +13,8 @@
 . "$(dirname "$0")/lib.sh"
 need git
 
+postings >/dev/null
+
 # tree.sh --state: the one line, nothing changed.
 if [ "${1:-}" = --state ]; then
 	tree_state || :
@@ -19,8 +22,7 @@ if [ "${1:-}" = --state ]; then
 fi
 
 patches() {
-	find "$SERIES" -maxdepth 1 -name '*.patch' ! -name '*0000-cover-letter.patch' |
-		LC_ALL=C sort
+	series_patches "$SERIES"
 }
 
 apply_series() {
@@ -31,7 +33,7 @@ apply_series() {
 	for p; do
 		if ! git -C "$TREE" am -q --3way "$p" >&2; then
 			cat >&2 <<-MSG
-			$PROG: error: patch does not apply: series/${p##*/}
+			$PROG: error: patch does not apply: series/${p#"$SERIES"/}
 			$PROG: the tree is left in 'git am' state: fix it in $TREE, then
 			$PROG:   git am --continue (or --skip / --abort), and 'make export'
 			MSG

@@ -1,0 +1,79 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# postings.sh [NAME...]
+# Check that each posting of series/POSTINGS (default: all of them)
+# stands on what it says it needs, as a maintainer would take it: in a
+# worktree (build/linux-postings) at the base, git am (no three-way
+# merge) the patches in series/ of the postings it needs and then its
+# own; then every one of its commits goes through bisect-check (three
+# builds, the selftests it touches, checkpatch --strict).  A posting's
+# own tests are the suites of make check, which runs them on the whole
+# stack.  Checks series/ as exported, so it refuses to run when the tree
+# does not match it.  One line per posting, then "postings: N passed, N
+# failed"; the per-commit lines are indented under it.
+
+. "$(dirname "$0")/lib.sh"
+need git
+
+state=$(tree_state) || die "$state"
+postings >/dev/null
+all=$(postings | awk '{ print $1 }')
+# shellcheck disable=SC2086 # posting names are words
+[ $# -gt 0 ] || set -- $all
+for name; do
+	echo "$all" | grep -qx -- "$name" ||
+		die "no posting '$name' in series/POSTINGS (known: $(echo "$all" | paste -s -d' ' -))"
+done
+
+wt=$BUILD/linux-postings
+if [ ! -e "$wt/.git" ]; then
+	git -C "$TREE" worktree prune
+	git -C "$TREE" worktree add -q --detach "$wt" "$BASE_TAG"
+fi
+log=$BUILD/postings.log
+: >"$log"
+
+pass=0
+fail=0
+for name; do
+	needs=$(posting_needs "$name" | paste -s -d' ' -)
+	git -C "$wt" am --abort >/dev/null 2>&1 || :
+	git -C "$wt" checkout -q -f --detach "$BASE_TAG"
+	bad=
+	for d in $needs; do
+		for p in $(posting_patches "$SERIES" "$d"); do
+			git -C "$wt" am -q "$p" >>"$log" 2>&1 || {
+				bad="$d (which it needs) does not apply: ${p#"$SERIES"/}"
+				break 2
+			}
+		done
+	done
+	from=$(git -C "$wt" rev-parse HEAD)
+	if [ -z "$bad" ]; then
+		for p in $(posting_patches "$SERIES" "$name"); do
+			git -C "$wt" am -q "$p" >>"$log" 2>&1 || {
+				bad="does not apply on $BASE_TAG${needs:+ + $needs}: ${p#"$SERIES"/}"
+				break
+			}
+		done
+	fi
+	if [ -z "$bad" ]; then
+		env -u RFC_SUITE RFC_TREE="$wt" RFC_BISECT_REVS="$from..HEAD" \
+			"$TOP/scripts/bisect-check.sh" >"$BUILD/postings.out" 2>&1 ||
+			bad="a commit fails bisect-check (details in $BUILD/bisect/log)"
+		sed -e '/^bisect-check: /d' -e 's/^/    /' "$BUILD/postings.out"
+	fi
+	if [ -z "$bad" ]; then
+		pass=$((pass + 1))
+		echo "ok       $name (on $BASE_TAG${needs:+ + $needs})"
+	else
+		fail=$((fail + 1))
+		echo "FAILED   $name: $bad"
+	fi
+done
+git -C "$wt" am --abort >/dev/null 2>&1 || :
+git -C "$wt" checkout -q -f --detach "$BASE_TAG"
+[ "$fail" -eq 0 ] || info "git am's messages in $log"
+report postings "$pass" "$fail"
+[ "$fail" -eq 0 ]
