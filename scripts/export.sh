@@ -18,7 +18,7 @@
 # exported applies on what it says it needs.
 #
 # The output depends only on the commits: zeroed From hashes, no
-# signature, a cover letter dated like its newest patch.  Refuses a dirty
+# signature, a cover letter dated like its last patch.  Refuses a dirty
 # tree, unless --allow-dirty (used to compare the tree's commits with
 # series/), which exports HEAD.
 
@@ -36,14 +36,18 @@ fi
 out=${1:-$SERIES}
 
 tmp=$(mktemp -d)
-wt=$BUILD/linux-export
+# The worktree and branches of this run only: two runs at once (a make
+# target's tree_state beside make export) do not meet.
+wt=
+ref=rfc-export-$$
 cleanup() {
 	rm -rf "$tmp"
-	git -C "$TREE" for-each-ref --format='%(refname:short)' refs/heads/export/ |
+	git -C "$TREE" for-each-ref --format='%(refname:short)' "refs/heads/$ref/" |
 		xargs -r git -C "$TREE" branch -q -D
-	if [ -e "$wt/.git" ]; then
+	if [ -n "$wt" ]; then
 		git -C "$wt" cherry-pick --abort >/dev/null 2>&1 || :
-		git -C "$TREE" worktree remove --force "$wt" 2>/dev/null || :
+		git -C "$TREE" worktree remove --force "$wt" 2>/dev/null || rm -rf "$wt"
+		git -C "$TREE" worktree prune
 	fi
 }
 trap cleanup EXIT
@@ -89,16 +93,20 @@ while read -r name count rfc version _; do
 		repo=$TREE from=$first^ to=$last
 	else
 		# Cherry-pick what it needs and then the posting onto the base.
-		[ -e "$wt/.git" ] || git -C "$TREE" worktree add -q --detach "$wt" "$BASE_TAG"
+		if [ -z "$wt" ]; then
+			mkdir -p "$BUILD"
+			wt=$(mktemp -d "$BUILD/linux-export.XXXXXX")
+			git -C "$TREE" worktree add -q --detach "$wt" "$BASE_TAG"
+		fi
 		git -C "$wt" checkout -q --detach "$BASE_TAG"
 		for d in $needs; do commits_of "$d"; done >"$tmp/picks"
 		if [ -s "$tmp/picks" ] &&
-				! xargs git -C "$wt" cherry-pick --allow-empty <"$tmp/picks" >"$tmp/log" 2>&1; then
+				! xargs git -C "$wt" -c commit.gpgSign=false cherry-pick --allow-empty <"$tmp/picks" >"$tmp/log" 2>&1; then
 			cat "$tmp/log" >&2
 			die "posting $name: what it needs ($needs_w) does not apply on $BASE_TAG without the postings in between"
 		fi
 		from=$(git -C "$wt" rev-parse HEAD)
-		if ! xargs git -C "$wt" cherry-pick --allow-empty <"$tmp/mine" >"$tmp/log" 2>&1; then
+		if ! xargs git -C "$wt" -c commit.gpgSign=false cherry-pick --allow-empty <"$tmp/mine" >"$tmp/log" 2>&1; then
 			cat "$tmp/log" >&2
 			die "posting $name does not apply on $BASE_TAG${needs_w:+ + $needs_w} (series/POSTINGS says that is all it needs)"
 		fi
@@ -111,39 +119,58 @@ while read -r name count rfc version _; do
 	desc=
 	if [ "$count" -gt 1 ]; then
 		c=$SERIES/$name/cover-letter.txt
-		[ -f "$c" ] || die "posting $name has $count patches and no cover letter: write $c (first paragraph: subject)"
-		desc=$(cat "$c")
+		if [ -f "$c" ]; then
+			desc=$(cat "$c")
+		elif $strict; then
+			die "posting $name has $count patches and no cover letter: write $c (first paragraph: subject)"
+		else
+			desc="$name (no cover letter yet)"
+		fi
 		set -- "$@" --cover-letter --cover-from-description=subject
 	fi
 	# format-patch takes the cover letter's text from the description of
 	# the branch it exports: a temporary one, at the posting's last commit.
 	mkdir -p "$tmp/out/$name"
-	git -C "$repo" branch -f "export/$name" "$to"
+	git -C "$repo" branch -f "$ref/$name" "$to"
 	git -C "$repo" \
 		-c core.abbrev=12 -c diff.noprefix=false -c diff.mnemonicPrefix=false \
 		-c diff.relative=false -c format.signature= \
 		-c format.coverLetter=false -c format.numbered=auto \
-		-c "branch.export/$name.description=$desc" \
+		-c "branch.$ref/$name.description=$desc" \
 		format-patch -q -o "$tmp/out/$name" --zero-commit --no-signature \
-		"$@" --base="$BASE_TAG" "$from..export/$name"
-	git -C "$repo" branch -q -D "export/$name"
+		"$@" --base="$BASE_TAG" "$from..$ref/$name"
+	git -C "$repo" branch -q -D "$ref/$name"
 	cover=$(find "$tmp/out/$name" -name '*0000-cover-letter.patch')
 	if [ -n "$cover" ]; then
-		newest=$(find "$tmp/out/$name" -name '*.patch' | LC_ALL=C sort | tail -n 1)
-		date=$(sed -n '/^Date: /{p;q}' "$newest")
-		sed "s/^Date: .*/$date/" "$cover" >"$tmp/cover" && mv "$tmp/cover" "$cover"
+		lastp=$(find "$tmp/out/$name" -name '*.patch' | LC_ALL=C sort | tail -n 1)
+		date=$(sed -n '/^Date: /{p;q}' "$lastp")
+		sed "1,/^\$/ s/^Date: .*/$date/" "$cover" >"$tmp/cover" && mv "$tmp/cover" "$cover"
 	fi
 done <"$tmp/order"
 [ "$(git -C "$TREE" rev-parse HEAD)" = "$head" ] || die "the tree moved during the export"
 
+# The prerequisite-patch-id: lines of every posting must name the patches
+# of the postings it needs as they are exported (b4 finds them by these).
+while read -r name _; do
+	for d in $(posting_needs "$name"); do
+		for p in $(posting_patches "$tmp/out" "$d"); do
+			git -C "$TREE" patch-id --stable <"$p" | cut -d' ' -f1
+		done
+	done | LC_ALL=C sort >"$tmp/want"
+	cat "$tmp/out/$name"/*.patch | sed -n 's/^prerequisite-patch-id: \([0-9a-f]\{40\}\)$/\1/p' |
+		LC_ALL=C sort >"$tmp/got"
+	cmp -s "$tmp/want" "$tmp/got" ||
+		die "posting $name: its prerequisite-patch-id: lines do not name the patches of $(posting_needs "$name" | paste -s -d' ' -) as exported"
+done <"$tmp/order"
+
 mkdir -p "$out"
 # Every posting's directory gets exactly its patches; a directory of a
 # posting no longer listed loses its patches (and says so).
-find "$out" -mindepth 2 -maxdepth 2 -name '*.patch' | while read -r p; do
-	d=${p%/*}
-	d=${d##*/}
-	grep -q "^$d " "$tmp/list" || info "warning: $out/$d is no posting of series/POSTINGS: its patches removed"
-	rm -f "$p"
+find "$out" -mindepth 2 -maxdepth 2 -name '*.patch' | sed 's|/[^/]*$||' | sort -u |
+while read -r d; do
+	! $strict || grep -q "^${d##*/} " "$tmp/list" ||
+		info "warning: $d is no posting of series/POSTINGS: its patches removed"
+	find "$d" -maxdepth 1 -name '*.patch' -delete
 done
 find "$out" -maxdepth 1 -name '*.patch' -delete
 while read -r name _; do

@@ -49,9 +49,10 @@ BASE_VERSION=9.9.9
 BASE_DEBIAN_VERSION=9.9.9-1
 BASE_SHA256=$(sha256_of "$W/linux_9.9.9.orig.tar.xz")
 CONF
-# One posting of two patches, with a cover letter.
+# No posting yet; export_series lists one of two patches, with a cover
+# letter.
 mkdir -p "$W/series/all"
-printf 'all 2 rfc 2 -\n' >"$W/series/POSTINGS"
+printf '# NAME PATCHES RFC VERSION NEEDS\n' >"$W/series/POSTINGS"
 printf 'Test series\n\nA blurb.\n' >"$W/series/all/cover-letter.txt"
 
 export RFC_BASE_CONF="$W/base.conf" RFC_CACHE="$W/cache" RFC_SHARED="$W/noshared" \
@@ -118,6 +119,9 @@ base_reproducible() {
 export_series() {
 	commit mm/x.c 'int d;' 'add d'
 	commit mm/y.c 'int e;' 'add e'
+	fails "$S/export.sh" 2>"$W/err"
+	grep -q 'gives its postings 0 patches, the tree has 2 commits' "$W/err"
+	printf 'all 2 rfc 2 -\n' >>"$SERIES/POSTINGS"
 	"$S/export.sh"
 	ls "$SERIES/all" >"$W/names"
 	grep -qx 'v2-0000-cover-letter.patch' "$W/names"
@@ -217,6 +221,38 @@ export_postings() {
 	cp "$W/postings" "$SERIES/POSTINGS"
 	"$S/export.sh"
 	rm -rf "$SERIES/fix" "$SERIES/feat"
+}
+
+# make out: each posting in its directory, To: and Cc: from the tree's
+# get_maintainer.pl (a stub here) on every patch, all of them on the cover.
+out_postings() {
+	mkdir -p "$TREE/scripts"
+	cat >"$TREE/scripts/get_maintainer.pl" <<-'STUB'
+	#!/bin/sh
+	case " $* " in *" --m "*) echo "Maint <m@example.org>" ;; *) echo "list@example.org" ;; esac
+	STUB
+	chmod +x "$TREE/scripts/get_maintainer.pl"
+	RFC_OUT="$W/out" "$S/out.sh" 2>"$W/err"
+	grep -q 'mail-ready postings in .* (2 patches in 1 postings)' "$W/err"
+	for p in "$W/out/all/"v2-000[012]-*.patch; do
+		grep -qx 'To: Maint <m@example.org>' "$p"
+		grep -qx 'Cc: list@example.org' "$p"
+	done
+	rm -f "$TREE/scripts/get_maintainer.pl"
+	rm -rf "$W/out"
+}
+
+# A series/ directory with fewer patches than series/POSTINGS gives its
+# posting stops make tree before it applies anything.
+tree_counts_patches() {
+	mv "$SERIES/all/v2-0002-mm-add-e.patch" "$W/e.patch"
+	rm -rf "$TREE"
+	fails "$S/tree.sh" 2>"$W/err"
+	grep -q 'series/all has 1 patches, series/POSTINGS says 2' "$W/err"
+	mv "$W/e.patch" "$SERIES/all/v2-0002-mm-add-e.patch"
+	rm -rf "$TREE"
+	"$S/tree.sh"
+	[ "$(git -C "$TREE" rev-list --count v9.9.9..HEAD)" -eq 2 ]
 }
 
 # A posting that needs less than it does, and a malformed list: a clear
@@ -496,6 +532,8 @@ t "tree: unexported commits kept; RFC_FORCE=1 backs up" tree_keeps_unexported
 t "tree: a changed patch is named once, state line" tree_changed_patch
 t "export: postings, prerequisites, a posting on the base alone" export_postings
 t "export: a posting that needs more, a malformed list" postings_refused
+t "out: To:/Cc: per patch of each posting, all on its cover" out_postings
+t "tree: a posting short of patches stops it" tree_counts_patches
 t "check: a suite runs on a fixup tree, protocol summed" suite_on_fixup_tree
 t "tree: stale patch named, git am state left" stale_patch_stops
 t "apt: mirror read from the machine's sources" mirror_from_apt_sources

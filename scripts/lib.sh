@@ -454,13 +454,17 @@ checkpatch_patch() { # TREE_DIR PATCH
 	)
 }
 
-# One hash per patch of a directory (cover letter aside), sorted: the
-# patch's text with its mail headers unfolded and the "[RFC PATCH v2 N/M]"
-# of its subject dropped, so that adding a commit (which renumbers, and
-# may refold, every subject) does not change the others' keys.
+# One key per patch of a series directory (cover letters aside), sorted:
+# the posting it is in and a hash of the patch's text with its mail
+# headers unfolded and the "[RFC PATCH v3 N/M]" or "[PATCH]" of its
+# subject dropped, so that adding a commit (which renumbers, and may
+# refold, every subject) does not change the others' keys, and moving one
+# to another posting does.
 patch_keys() { # DIR
 	find "$1" -name '*.patch' ! -name '*0000-cover-letter.patch' |
 	while read -r p; do
+		d=${p%/*}
+		printf '%s ' "${d##*/}"
 		awk 'body { print; next }
 		     /^$/ { print h; print; body = 1; next }
 		     /^[ \t]/ { h = h $0; next }
@@ -479,9 +483,9 @@ tree_state() {
 		return 1
 	fi
 	ts_tmp=$(mktemp -d)
-	"$TOP/scripts/export.sh" --allow-dirty "$ts_tmp/tree" >/dev/null 2>&1 || {
+	"$TOP/scripts/export.sh" --allow-dirty "$ts_tmp/tree" >/dev/null 2>"$ts_tmp/err" || {
+		echo "tree cannot be exported: $(sed -n 's/^export.sh: error: //p' "$ts_tmp/err" | head -n 1)"
 		rm -rf "$ts_tmp"
-		echo "tree cannot be exported"
 		return 1
 	}
 	patch_keys "$SERIES" >"$ts_tmp/s"

@@ -21,6 +21,32 @@ cmp -s "$out/.series" "$out/.tree" ||
 	info "warning: series/ is not the tree's export: run 'make export'"
 rm -f "$out/.series" "$out/.tree"
 
+gm() {
+	(cd "$TREE" && ./scripts/get_maintainer.pl --no-git --no-git-fallback \
+		--no-rolestats --no-tree "$@") | paste -s -d, - | sed 's/,/, /g'
+}
+
+# Insert To:/Cc: after the Date: header of one patch; Cc: drops whoever
+# is in To: already.
+headers() {
+	awk -v to="$2" -v cc="$3" '
+		BEGIN {
+			n = split(to, t, ", ")
+			for (i = 1; i <= n; i++) seen[t[i]] = 1
+			m = split(cc, c, ", ")
+			cc = ""
+			for (i = 1; i <= m; i++)
+				if (!(c[i] in seen))
+					cc = cc (cc == "" ? "" : ", ") c[i]
+		}
+		{ print }
+		!done && /^Date: / {
+			if (to != "") print "To: " to
+			if (cc != "") print "Cc: " cc
+			done = 1
+		}' "$1" >"$1.tmp" && mv "$1.tmp" "$1"
+}
+
 total=0
 for d in $(postings | awk '{ print $1 }'); do
 	cover=

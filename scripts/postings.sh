@@ -59,9 +59,15 @@ for name; do
 		done
 	fi
 	if [ -z "$bad" ]; then
-		env -u RFC_SUITE RFC_TREE="$wt" RFC_BISECT_REVS="$from..HEAD" \
-			"$TOP/scripts/bisect-check.sh" >"$BUILD/postings.out" 2>&1 ||
-			bad="a commit fails bisect-check (details in $BUILD/bisect/log)"
+		(
+			unset RFC_SUITE
+			RFC_TREE=$wt RFC_BISECT_REVS=$from..HEAD
+			export RFC_TREE RFC_BISECT_REVS
+			exec "$TOP/scripts/bisect-check.sh"
+		) >"$BUILD/postings.out" 2>&1 || {
+			cp "$BUILD/bisect/log" "$BUILD/postings-$name.log"
+			bad="a commit fails bisect-check (details in $BUILD/postings-$name.log)"
+		}
 		sed -e '/^bisect-check: /d' -e 's/^/    /' "$BUILD/postings.out"
 	fi
 	if [ -z "$bad" ]; then

@@ -26,6 +26,12 @@ patches() {
 }
 
 apply_series() {
+	# Every posting listed, with as many patches as the list says.
+	postings | while read -r name count _; do
+		n=$(posting_patches "$SERIES" "$name" | wc -l)
+		[ "$n" -eq "$count" ] ||
+			die "series/$name has $n patches, series/POSTINGS says $count: run make export, or fix the list"
+	done || exit 1
 	# shellcheck disable=SC2046 # patch names have no spaces
 	set -- $(patches)
 	[ $# -gt 0 ] || { info "series/ is empty: tree is the bare base"; return 0; }
