@@ -49,20 +49,16 @@ headers() {
 
 total=0
 for d in $(postings | awk '{ print $1 }'); do
-	cover=
-	patches=
-	[ -d "$out/$d" ] || continue
-	for p in $(find "$out/$d" -maxdepth 1 -name '*.patch' | LC_ALL=C sort); do
-		case $p in
-		*0000-cover-letter.patch) cover=$p; continue ;;
-		esac
-		patches="$patches $p"
+	patches=$(posting_patches "$out" "$d")
+	for p in $patches; do
 		total=$((total + 1))
 		headers "$p" "$(gm --m --nor --nol "$p")" "$(gm --nom --r --l "$p")"
 	done
-	# shellcheck disable=SC2086
-	[ -z "$cover" ] ||
-		headers "$cover" "$(gm --m --nor --nol $patches)" "$(gm --nom --r --l $patches)"
+	for cover in "$out/$d"/*0000-cover-letter.patch; do
+		# shellcheck disable=SC2086
+		[ ! -f "$cover" ] ||
+			headers "$cover" "$(gm --m --nor --nol $patches)" "$(gm --nom --r --l $patches)"
+	done
 done
 [ "$total" -gt 0 ] || { info "series is empty: nothing to mail"; exit 0; }
 info "mail-ready postings in $out ($total patches in $(postings | wc -l) postings)"

@@ -17,7 +17,6 @@
 need git
 
 state=$(tree_state) || die "$state"
-postings >/dev/null
 all=$(postings | awk '{ print $1 }')
 # shellcheck disable=SC2086 # posting names are words
 [ $# -gt 0 ] || set -- $all
