@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# e2e.sh [soak]
+# e2e.sh [soak|boot-soak]
 # QEMU's own background snapshot, end to end, base against patched kernel.
 # Inside the usual outer guest (QEMU/TCG, nested SVM, run-guest.sh), the
 # host's QEMU (Debian's qemu-system-x86_64, with the libraries it links
@@ -34,9 +34,23 @@
 # results/e2e-soak.md (counts per kernel, npt and TCG mode; every run
 # with its evidence); logs: build/e2e/soak/.  "e2e-soak: N passed, N
 # failed", one per run: passed when it finished every phase cleanly.
-#: RFC_SOAK_ROUNDS    e2e-soak: rounds (default 10)
-#: RFC_SOAK_NPT       e2e-soak: kvm_amd.npt values of a round (default "0 1")
-#: RFC_SOAK_TCG       e2e-soak: TCG thread modes of a round (default "single")
+#
+# boot-soak: the soak's setup (soak kernels, THP backing, khugepaged at
+# 100 ms, snapwork's write mode, silence watchdog), but instead of a
+# snapshot, RFC_BOOT_SOAK_BOOTS nested boots per outer boot, one after
+# another, each until snapwork printed its first passes (e2e/run's
+# boot_soak), with the outer kernel's kvm_unmap_hva_range events of each
+# boot traced; RFC_SOAK_ROUNDS outer boots of each kernel and npt of
+# RFC_SOAK_NPT (default "1"), base then patched.  For a nested guest that
+# does not boot: its registers twice, 5 s apart, its QMP events and the
+# unmaps of its boot.  Writes results/e2e-boot-soak.md; logs:
+# build/e2e/boot-soak/.  "e2e-boot-soak: N passed, N failed", one per
+# nested boot, and one failure more for an outer run that did not finish
+# cleanly.
+#: RFC_SOAK_ROUNDS    e2e-soak, e2e-boot-soak: rounds (default 10; boot soak: 3)
+#: RFC_SOAK_NPT       e2e-soak, e2e-boot-soak: kvm_amd.npt values of a round (default "0 1"; boot soak: "1")
+#: RFC_SOAK_TCG       e2e-soak, e2e-boot-soak: TCG thread modes of a round (default "single")
+#: RFC_BOOT_SOAK_BOOTS e2e-boot-soak: nested boots per outer boot (default 100)
 #: RFC_E2E_MEM_MB     e2e: memory of the nested guest in MiB (default 128)
 #: RFC_E2E_PASSES     e2e: nested guest passes per phase (default 2)
 #: RFC_E2E_BACKINGS   e2e: backings (default "anon-4k thp hugetlb")
@@ -61,7 +75,7 @@ e2e)
 	WRITE=${RFC_E2E_WRITE:-0}
 	KHUGEPAGED=${RFC_E2E_KHUGEPAGED_MS:-}
 	TRACE=1 ;;
-soak)
+soak | boot-soak)
 	MEM_MB=${RFC_E2E_MEM_MB:-384}
 	BACKINGS=${RFC_E2E_BACKINGS:-thp}
 	WRITE=${RFC_E2E_WRITE:-1}
@@ -74,6 +88,13 @@ soak)
 	TRACE=0
 	ROUNDS=${RFC_SOAK_ROUNDS:-10}
 	SOAK_NPTS=${RFC_SOAK_NPT:-0 1}
+	BOOTS=
+	if [ "$mode" = boot-soak ]; then
+		ROUNDS=${RFC_SOAK_ROUNDS:-3}
+		SOAK_NPTS=${RFC_SOAK_NPT:-1}
+		BOOTS=${RFC_BOOT_SOAK_BOOTS:-100}
+		case $BOOTS in '' | *[!0-9]* | 0) die "RFC_BOOT_SOAK_BOOTS must be a positive number" ;; esac
+	fi
 	SOAK_TCG=${RFC_SOAK_TCG:-single}
 	case $ROUNDS in '' | *[!0-9]* | 0) die "RFC_SOAK_ROUNDS must be a positive number" ;; esac
 	for n in $SOAK_NPTS; do
@@ -82,11 +103,11 @@ soak)
 	for t in $SOAK_TCG; do
 		case $t in single | multi) ;; *) die "RFC_SOAK_TCG: '$t' is not single or multi" ;; esac
 	done ;;
-*) die "usage: e2e.sh [soak]" ;;
+*) die "usage: e2e.sh [soak|boot-soak]" ;;
 esac
 PASSES=${RFC_E2E_PASSES:-2}
 NPTS=${RFC_E2E_NPT:-1}
-if [ "$mode" = soak ]; then
+if [ "$mode" != e2e ]; then
 	[ -z "${RFC_PRIOR_KERNEL:-}" ] ||
 		info "RFC_PRIOR_KERNEL is not used by the soak (it boots the soak kernels)"
 	prior=
@@ -117,7 +138,7 @@ B=${RFC_E2E_DIR:-$BUILD/e2e}
 mkdir -p "$B" "$RESULTS"
 start=$(date +%s)
 
-if [ "$mode" = soak ]; then
+if [ "$mode" != e2e ]; then
 	guest_kernels -soak
 else
 	guest_kernels "" "$KERNELS"
@@ -152,6 +173,7 @@ done
 # shellcheck disable=SC2086 # one word per backing
 # e2e/run's options after l2= (one word each, no spaces).
 opts="trace=$TRACE write=$WRITE${KHUGEPAGED:+ khugepaged=$KHUGEPAGED}"
+[ "$mode" != boot-soak ] || opts="$opts boots=$BOOTS"
 # shellcheck disable=SC2086 # one word per option
 "$TOP/scripts/mkinitramfs.sh" "$B/initramfs.cpio.gz" "$S" \
 	"$MEM_MB" "$PASSES" "l2=$L2" $opts $BACKINGS >&2
@@ -169,12 +191,13 @@ initramfs() {
 
 l2args="l2=$L2"
 [ "$L2_NPT1" = "$L2" ] || l2args="l2=$L2 (npt=1: $L2_NPT1)"
-report_header "$B/header.txt" "args=mem_mb=$MEM_MB passes=$PASSES $l2args trace=$TRACE write=$WRITE khugepaged_ms=${KHUGEPAGED:-default} backings=$BACKINGS" \
+report_header "$B/header.txt" "args=mem_mb=$MEM_MB passes=$PASSES $l2args trace=$TRACE write=$WRITE khugepaged_ms=${KHUGEPAGED:-default}${BOOTS:+ boots=$BOOTS} backings=$BACKINGS" \
 	${prior:+"prior_kernel=$prior"}
 
-if [ "$mode" = soak ]; then
-	mkdir -p "$B/soak"
-	rm -f "$B/soak/"*.log "$B/soak/"*.verdict
+if [ "$mode" != e2e ]; then
+	L=$B/$mode
+	mkdir -p "$L"
+	rm -f "$L/"*.log "$L/"*.verdict
 	logs=
 	pass=0
 	fail=0
@@ -183,15 +206,28 @@ if [ "$mode" = soak ]; then
 		for npt in $SOAK_NPTS; do
 			for t in $SOAK_TCG; do
 				for k in base patched; do
-					log=$B/soak/r$r-$k-npt$npt-$t.log
+					log=$L/r$r-$k-npt$npt-$t.log
 					case $k in patched) kernel=$patched ;; base) kernel=$base ;; esac
 					t0=$(date +%s)
 					RFC_GUEST_SILENCE=${RFC_GUEST_SILENCE:-300} \
 						RFC_GUEST_TCG_THREAD=$t RFC_GUEST_APPEND="nokaslr ${RFC_GUEST_APPEND:-}" \
 						"$TOP/scripts/run-guest.sh" "$kernel" "$(initramfs "$npt")" "$npt" \
 						"$log" 2>"$log.verdict" || :
-					if grep -aq '^E2E-DONE' "$log" && ! grep -aq '^E2E-ERROR\|^GUEST-WATCHDOG' "$log" &&
-						grep -aq 'GUEST-RESULT: PASS' "$log" && ! grep -q 'SPLAT' "$log.verdict"; then
+					clean=0
+					grep -aq '^E2E-DONE' "$log" && ! grep -aq '^GUEST-WATCHDOG' "$log" &&
+						grep -aq 'GUEST-RESULT: PASS' "$log" && ! grep -q 'SPLAT' "$log.verdict" &&
+						clean=1
+					if [ "$mode" = boot-soak ]; then
+						# One per nested boot, and one more for an outer
+						# run that did not end cleanly.
+						nok=$(grep -ac '^E2E-BOOT .* ok=1 ' "$log") || :
+						nbad=$(grep -ac '^E2E-BOOT .* ok=0 ' "$log") || :
+						[ "$clean" = 1 ] && [ "$((nok + nbad))" = "$BOOTS" ] || nbad=$((nbad + 1))
+						pass=$((pass + nok))
+						fail=$((fail + nbad))
+						v="$nok nested boots ok, $nbad failed"
+						[ "$clean" = 1 ] || v="$v; the outer run did not end cleanly (see $log)"
+					elif [ "$clean" = 1 ] && ! grep -aq '^E2E-ERROR' "$log"; then
 						pass=$((pass + 1))
 						v=ok
 					else
@@ -206,9 +242,9 @@ if [ "$mode" = soak ]; then
 		r=$((r + 1))
 	done
 	# shellcheck disable=SC2086 # one word per log
-	rfctool e2e-soak "$B/header.txt" "$RESULTS/e2e-soak.md" $logs || fail=$((fail + 1))
-	info "wrote $RESULTS/e2e-soak.md in $(($(date +%s) - start))s"
-	report e2e-soak "$pass" "$fail"
+	rfctool "e2e-$mode" "$B/header.txt" "$RESULTS/e2e-$mode.md" $logs || fail=$((fail + 1))
+	info "wrote $RESULTS/e2e-$mode.md in $(($(date +%s) - start))s"
+	report "e2e-$mode" "$pass" "$fail"
 	[ "$fail" -eq 0 ]
 	exit
 fi

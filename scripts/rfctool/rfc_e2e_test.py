@@ -197,6 +197,68 @@ class SoakTest(unittest.TestCase):
                          "E2E-STATE backing=thp: l2: SNAPWORK pass=4 tsc=1 slow=0 max=1 hist=1")
 
 
+class BootSoakTest(unittest.TestCase):
+    # A boot soak log: one boot that worked, one that stalled in SeaBIOS
+    # (e2e/run's lines, QEMU 7.2's monitor output), one that worked.
+    LOG = [
+        "E2E-INFO kernel=7.2.8 npt=1 tsc_mhz=2599.997",
+        "E2E-BEGIN backing=thp mem_mb=384 thp=always l2=flat write=1 khugepaged=100 "
+        "boots=3 qemu=QEMU emulator version 7.2.22",
+        "E2E-BOOT backing=thp boot=1 ok=1 seconds=6.1 passes=2 unmaps=3 "
+        "kinds=CLEAR/BLOCKABLE:2,UNMAP/BLOCKABLE:1",
+        "E2E-ERROR backing=thp: the nested guest made no pass for 60s",
+        "E2E-STALL backing=thp: VM status: running",
+        "E2E-STALL backing=thp: EIP=0000006a EFL=00000002 [-------] CPL=0 II=0 A20=1",
+        "E2E-STATE2 backing=thp: VM status: running",
+        "E2E-STATE2 backing=thp: EIP=0000006c EFL=00000002 [-------] CPL=0 II=0 A20=1",
+        "E2E-BOOT backing=thp boot=2 ok=0 seconds=65.0 passes=0 unmaps=5 kinds=CLEAR/BLOCKABLE:5",
+        "E2E-QMP backing=thp boot=2: {\"event\": \"SHUTDOWN\", \"data\": {\"guest\": false}}",
+        "E2E-BOOT-UNMAP backing=thp boot=2: t=1.000 0x7f0000000000 -- 0x7f0000200000 "
+        "event CLEAR flags BLOCKABLE",
+        "E2E-BOOT backing=thp boot=3 ok=1 seconds=5.9 passes=2 unmaps=2 "
+        "kinds=-:1,PROTECTION_VMA/BLOCKABLE|HAS_PROT:1",
+        "E2E-BOOTS backing=thp boots=3 ok=2 failed=1",
+        "E2E-END backing=thp ok=0",
+        "E2E-DONE",
+    ]
+
+    def test_boots(self) -> None:
+        found = rfc_e2e.boots(self.LOG)
+        self.assertEqual([(b.boot, b.ok) for b in found], [(1, True), (2, False), (3, True)])
+        self.assertEqual(found[0].kinds, {"CLEAR/BLOCKABLE": 2, "UNMAP/BLOCKABLE": 1})
+        self.assertEqual(found[2].kinds, {"-": 1, "PROTECTION_VMA/BLOCKABLE|HAS_PROT": 1})
+        ev = found[1].evidence
+        self.assertEqual(ev[0], "E2E-ERROR backing=thp: the nested guest made no pass for 60s")
+        # Both samples of the registers, and the unmap; not the QEMU
+        # quit's shutdown.
+        self.assertTrue(any(e.startswith("E2E-STALL backing=thp: EIP=0000006a") for e in ev))
+        self.assertTrue(any(e.startswith("E2E-STATE2 backing=thp: EIP=0000006c") for e in ev))
+        self.assertTrue(ev[-1].startswith("E2E-BOOT-UNMAP backing=thp boot=2: t=1.000"))
+        self.assertFalse(any("SHUTDOWN" in e for e in ev))
+        self.assertEqual(found[0].evidence, [])
+
+    def test_report(self) -> None:
+        with tempfile.TemporaryDirectory() as d:
+            hdr = os.path.join(d, "header.txt")
+            with open(hdr, "w") as f:
+                f.write("date=today\n")
+            log = os.path.join(d, "r1.log")
+            with open(log, "w") as f:
+                f.write("\n".join(self.LOG) + "\n")
+            out = os.path.join(d, "out.md")
+            rc = rfc_e2e.boot_soak_main([hdr, out, "patched:r1-npt1-single=" + log,
+                                         "base:r1-npt1-single=" + os.path.join(d, "no.log")])
+            self.assertEqual(rc, 0)
+            md = open(out).read()
+            self.assertIn("| patched | 1 | 1 | 1 | 3 | 2 | 1 |", md)
+            # A run without a log: not clean, no boots, and listed.
+            self.assertIn("| base | 1 | 1 | 0 | 0 | 0 | 0 |", md)
+            self.assertIn("| base | 1 | 1 | outer | - | outer run: ", md)
+            self.assertIn("| patched | 1 | CLEAR/BLOCKABLE | 7 |", md)
+            self.assertIn("| patched | 1 | PROTECTION_VMA/BLOCKABLE\\|HAS_PROT | 1 |", md)
+            self.assertIn("| patched | 1 | 1 | 2 | 65.0 | E2E-ERROR", md)
+
+
 # Figures of the captured logs.
 E2E_REGION_PAGES = 28640
 E2E_TSC_MHZ = 2599.997

@@ -15,6 +15,8 @@
     rfctool.py regress HEADER OUT.md KERNEL:RUN=LOG...   (regress.sh)
     rfctool.py e2e HEADER OUTDIR KERNEL:NPT=LOG...       (e2e.sh)
     rfctool.py e2e-soak HEADER OUT.md KERNEL:rR-nptN-TCG=LOG...  (e2e.sh soak)
+    rfctool.py e2e-boot-soak HEADER OUT.md KERNEL:rR-nptN-TCG=LOG...
+                                   (e2e.sh boot-soak)
     rfctool.py watchdog SOCKET SYSTEM_MAP  evidence from a silent guest
                                    through QEMU's monitor (run-guest.sh)
 
@@ -117,6 +119,11 @@ def cmd_e2e_soak(args: List[str]) -> int:
     return rfc_e2e.soak_main(args)
 
 
+def cmd_e2e_boot_soak(args: List[str]) -> int:
+    import rfc_e2e
+    return rfc_e2e.boot_soak_main(args)
+
+
 def cmd_watchdog(args: List[str]) -> int:
     import rfc_watchdog
     return rfc_watchdog.main(args)
@@ -130,6 +137,7 @@ def cmd_regress(args: List[str]) -> int:
 COMMANDS = {"guest": cmd_guest, "splat": cmd_splat, "kunit": cmd_kunit,
             "counts": cmd_counts, "audit": cmd_audit, "bench": cmd_bench,
             "regress": cmd_regress, "e2e": cmd_e2e, "e2e-soak": cmd_e2e_soak,
+            "e2e-boot-soak": cmd_e2e_boot_soak,
             "watchdog": cmd_watchdog}
 
 
