@@ -95,6 +95,9 @@ soak | boot-soak)
 		BOOTS=${RFC_BOOT_SOAK_BOOTS:-100}
 		case $BOOTS in '' | *[!0-9]* | 0) die "RFC_BOOT_SOAK_BOOTS must be a positive number" ;; esac
 	fi
+	# An outer boot's limit (run-guest.sh): a boot takes 2-4 s, one that
+	# fails about 100 s (the minute without a pass, then its state).
+	TIMEOUT=${RFC_TIMEOUT:-$((900 + ${BOOTS:-0} * 15))}
 	SOAK_TCG=${RFC_SOAK_TCG:-single}
 	case $ROUNDS in '' | *[!0-9]* | 0) die "RFC_SOAK_ROUNDS must be a positive number" ;; esac
 	for n in $SOAK_NPTS; do
@@ -209,7 +212,7 @@ if [ "$mode" != e2e ]; then
 					log=$L/r$r-$k-npt$npt-$t.log
 					case $k in patched) kernel=$patched ;; base) kernel=$base ;; esac
 					t0=$(date +%s)
-					RFC_GUEST_SILENCE=${RFC_GUEST_SILENCE:-300} \
+					RFC_GUEST_SILENCE=${RFC_GUEST_SILENCE:-300} RFC_TIMEOUT=$TIMEOUT \
 						RFC_GUEST_TCG_THREAD=$t RFC_GUEST_APPEND="nokaslr ${RFC_GUEST_APPEND:-}" \
 						"$TOP/scripts/run-guest.sh" "$kernel" "$(initramfs "$npt")" "$npt" \
 						"$log" 2>"$log.verdict" || :

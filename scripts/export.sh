@@ -130,6 +130,10 @@ while read -r name count rfc version _; do
 	fi
 	# format-patch takes the cover letter's text from the description of
 	# the branch it exports: a temporary one, at the posting's last commit.
+	# Its prerequisite-patch-id: lines are patch ids of diffs without the
+	# indent heuristic (git 2.39), whatever the patches use; so the patches
+	# go without it too, or b4 could not find a needed posting's patch by
+	# the id of its text where the heuristic moves a hunk.
 	mkdir -p "$tmp/out/$name"
 	git -C "$repo" branch -f "$ref/$name" "$to"
 	git -C "$repo" \
@@ -137,7 +141,7 @@ while read -r name count rfc version _; do
 		-c diff.relative=false -c format.signature= \
 		-c format.coverLetter=false -c format.numbered=auto \
 		-c "branch.$ref/$name.description=$desc" \
-		format-patch -q -o "$tmp/out/$name" --zero-commit --no-signature \
+		format-patch -q -o "$tmp/out/$name" --zero-commit --no-signature --no-indent-heuristic \
 		"$@" --base="$BASE_TAG" "$from..$ref/$name"
 	git -C "$repo" branch -q -D "$ref/$name"
 	cover=$(find "$tmp/out/$name" -name '*0000-cover-letter.patch')
