@@ -40,12 +40,41 @@
 # run once more when its console log has no kernel splat (run-guest.sh).
 #: RFC_KERNELS        kvm-selftest: which kernels (default "patched base";
 #:                    make check's kvm-selftest-patched: "patched")
+#: RFC_SELFTESTS      kvm-selftest: which of the tests above to build and run, by
+#:                    name (default all; make postings: those the posting's tree has)
 
 . "$(dirname "$0")/lib.sh"
 need qemu-system-x86_64 busybox cpio gzip file
 
 B=$BUILD/kvm-selftest
 mkdir -p "$B"
+# One static binary per test for both kernels, built against the patched
+# uapi, and a run script that reports each test's exit status.
+RACE_ARGS="-r -t 5"
+THP_RACE_ARGS="-t 20"
+ALL="x86/perm_upgrade_test x86/perm_upgrade_pfncache_test mmu_stress_test
+x86/nested_host_wrprotect_test x86/host_wrprotect_resync_test
+x86/thp_invalidate_race_test hmm-tests"
+want=${RFC_SELFTESTS:-$ALL}
+TESTS='' RUNS='' HMM=0
+for w in $want; do
+	t=$(for a in $ALL; do [ "${a##*/}" != "${w##*/}" ] || echo "$a"; done)
+	[ -n "$t" ] || die "RFC_SELFTESTS: '$w' is none of: $(echo "$ALL" | tr '\n' ' ' | sed 's|[a-z0-9]*/||g')"
+	case ${t##*/} in
+	hmm-tests) HMM=1; continue ;;
+	mmu_stress_test) RUNS="$RUNS 'mmu_stress_test $RACE_ARGS'" ;;
+	thp_invalidate_race_test) RUNS="$RUNS 'thp_invalidate_race_test $THP_RACE_ARGS'" ;;
+	*) RUNS="$RUNS ${t##*/}" ;;
+	esac
+	TESTS="$TESTS $t"
+done
+HMM_CASES="prot_upgrade_mprotect prot_upgrade_uffd_wp prot_upgrade_thp
+prot_upgrade_uffd_wp_thp prot_upgrade_hugetlb prot_downgrade_mprotect
+prot_downgrade_uffd_wp prot_downgrade_thp prot_downgrade_uffd_wp_thp
+prot_downgrade_hugetlb prot_exclusive_mprotect prot_exclusive_uffd_wp
+prot_race_mprotect prot_race_uffd_wp"
+HMM_PATCHED_CASES="prot_migrate_mprotect prot_migrate_uffd_wp"
+HMM_PREFIX=hmm.hmm_device_private.
 KERNELS=${RFC_KERNELS:-patched base}
 for k in $KERNELS; do
 	case $k in
@@ -55,30 +84,13 @@ for k in $KERNELS; do
 	esac
 done
 
-# One static binary per test for both kernels, built against the patched
-# uapi, and a run script that reports each test's exit status.
-RACE_ARGS="-r -t 5"
-THP_RACE_ARGS="-t 20"
-TESTS="x86/perm_upgrade_test x86/perm_upgrade_pfncache_test mmu_stress_test
-x86/nested_host_wrprotect_test x86/host_wrprotect_resync_test
-x86/thp_invalidate_race_test"
-RUNS="perm_upgrade_test perm_upgrade_pfncache_test 'mmu_stress_test $RACE_ARGS'"
-RUNS="$RUNS nested_host_wrprotect_test host_wrprotect_resync_test"
-RUNS="$RUNS 'thp_invalidate_race_test $THP_RACE_ARGS'"
-HMM_CASES="prot_upgrade_mprotect prot_upgrade_uffd_wp prot_upgrade_thp
-prot_upgrade_uffd_wp_thp prot_upgrade_hugetlb prot_downgrade_mprotect
-prot_downgrade_uffd_wp prot_downgrade_thp prot_downgrade_uffd_wp_thp
-prot_downgrade_hugetlb prot_exclusive_mprotect prot_exclusive_uffd_wp
-prot_race_mprotect prot_race_uffd_wp"
-HMM_PATCHED_CASES="prot_migrate_mprotect prot_migrate_uffd_wp"
-HMM_PREFIX=hmm.hmm_device_private.
 # shellcheck disable=SC2086 # TESTS is a list
-kvm_selftests "$BUILD/guest-patched" "$B/selftests" $TESTS
-mm_selftests "$BUILD/guest-patched" "$B/mm" hmm-tests
+[ -z "$TESTS" ] || kvm_selftests "$BUILD/guest-patched" "$B/selftests" $TESTS
+[ "$HMM" = 0 ] || mm_selftests "$BUILD/guest-patched" "$B/mm" hmm-tests
 rm -rf "$B/suite"
 mkdir -p "$B/suite"
 for t in $TESTS; do cp "$B/selftests/$t" "$B/suite/"; done
-cp "$B/mm/hmm-tests" "$B/suite/"
+[ "$HMM" = 0 ] || cp "$B/mm/hmm-tests" "$B/suite/"
 hmm_args=
 for c in $HMM_CASES; do hmm_args="$hmm_args -r $HMM_PREFIX$c"; done
 hmm_patched_args=
@@ -89,7 +101,7 @@ for t in $RUNS; do
 	./\$t
 	echo "GUEST-TEST: \${t%% *} exit \$?"
 done
-if [ "\$(cat /sys/module/kvm_amd/parameters/npt)" = Y ]; then
+if [ $HMM = 1 ] && [ "\$(cat /sys/module/kvm_amd/parameters/npt)" = Y ]; then
 	./hmm-tests$hmm_args
 	echo "GUEST-TEST: hmm-tests exit \$?"
 	# The series' kernel only (rfc_kernel= on the command line, from the
@@ -120,8 +132,8 @@ for k in $KERNELS; do
 		# NAME", "not ok N NAME" or "ok N NAME # SKIP why"; the last one in
 		# the log counts.
 		cases=
-		[ "$npt" != 1 ] || cases=$HMM_CASES
-		[ "$npt:$k" != 1:patched ] || cases="$cases $HMM_PATCHED_CASES"
+		[ "$npt" != 1 ] || [ "$HMM" = 0 ] || cases=$HMM_CASES
+		[ "$npt:$k:$HMM" != 1:patched:1 ] || cases="$cases $HMM_PATCHED_CASES"
 		for c in $cases; do
 			want=ok
 			case $k:$c in base:prot_upgrade_*) want="not ok" ;; esac

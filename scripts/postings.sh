@@ -7,11 +7,19 @@
 # worktree (build/linux-postings) at the base, git am (no three-way
 # merge) the patches in series/ of the postings it needs and then its
 # own; then every one of its commits goes through bisect-check (three
-# builds, the selftests it touches, checkpatch --strict).  A posting's
-# own tests are the suites of make check, which runs them on the whole
-# stack.  Checks series/ as exported, so it refuses to run when the tree
-# does not match it.  One line per posting, then "postings: N passed, N
-# failed"; the per-commit lines are indented under it.
+# builds, the selftests it touches, checkpatch --strict).  With
+# RFC_POSTINGS_GUEST=1, a posting that has any of the series' x86 KVM
+# selftests (or its hmm-tests cases) in its tree then runs those on a
+# guest kernel built from that tree, npt=1 and npt=0 (kvm-selftest.sh with
+# RFC_TREE, RFC_KERNELS=patched, RFC_SELFTESTS; kernel and logs in
+# build/postings-guest): what the posting claims, on the posting alone.
+# Otherwise a posting's own tests are the suites of make check, which runs
+# them on the whole stack.  Checks series/ as exported, so it refuses to
+# run when the tree does not match it.  One line per posting, then
+# "postings: N passed, N failed"; the per-commit lines are indented under
+# it.
+#: RFC_POSTINGS_GUEST postings: 1 also runs each posting's x86 KVM selftests on a guest
+#:                    kernel of its own tree (default 0)
 
 . "$(dirname "$0")/lib.sh"
 need git
@@ -24,6 +32,21 @@ for name; do
 	echo "$all" | grep -qx -- "$name" ||
 		die "no posting '$name' in series/POSTINGS (known: $(echo "$all" | paste -s -d' ' -))"
 done
+
+# posting_selftests TREE: the series' selftests that TREE has, as
+# kvm-selftest.sh's RFC_SELFTESTS names them.
+posting_selftests() {
+	for t in x86/perm_upgrade_test x86/perm_upgrade_pfncache_test \
+		x86/nested_host_wrprotect_test x86/host_wrprotect_resync_test \
+		x86/thp_invalidate_race_test; do
+		[ ! -f "$1/tools/testing/selftests/kvm/$t.c" ] || printf '%s ' "${t#x86/}"
+	done
+	# mmu_stress_test is upstream's; the series adds its race mode (-r).
+	! grep -q 'protector' "$1/tools/testing/selftests/kvm/mmu_stress_test.c" 2>/dev/null ||
+		printf 'mmu_stress_test '
+	! grep -q 'prot_upgrade' "$1/tools/testing/selftests/mm/hmm-tests.c" 2>/dev/null ||
+		printf 'hmm-tests '
+}
 
 wt=$BUILD/linux-postings
 if [ ! -e "$wt/.git" ]; then
@@ -68,6 +91,20 @@ for name; do
 			bad="a commit fails bisect-check (details in $BUILD/postings-$name.log)"
 		}
 		sed -e '/^bisect-check: /d' -e 's/^/    /' "$BUILD/postings.out"
+	fi
+	if [ -z "$bad" ] && [ "${RFC_POSTINGS_GUEST:-0}" = 1 ]; then
+		tests=$(posting_selftests "$wt")
+		if [ -n "$tests" ]; then
+			(
+				unset RFC_SUITE
+				RFC_TREE=$wt RFC_BUILD=$BUILD/postings-guest RFC_KERNELS=patched
+				RFC_SELFTESTS=$tests
+				export RFC_TREE RFC_BUILD RFC_KERNELS RFC_SELFTESTS
+				exec "$TOP/scripts/kvm-selftest.sh"
+			) >"$BUILD/postings-guest.out" 2>&1 ||
+				bad="its selftests fail on its own guest kernel ($tests; details in $BUILD/postings-guest.out)"
+			sed -n 's/^kvm-selftest: /    guest selftests: /p' "$BUILD/postings-guest.out"
+		fi
 	fi
 	if [ -z "$bad" ]; then
 		pass=$((pass + 1))

@@ -682,6 +682,10 @@ class Boot:
             kind, _, n = item.rpartition(":")
             self.kinds[kind] = self.kinds.get(kind, 0) + int(n)
         self.evidence = evidence
+        # Unmaps over the guest RAM, and those of them that the series
+        # marks (None in logs from before e2e/run counted them).
+        self.ram_unmaps = int(kv["ram_unmaps"]) if "ram_unmaps" in kv else None
+        self.ram_marked = int(kv["ram_marked"]) if "ram_marked" in kv else None
 
 
 def boots(lines: List[str]) -> List[Boot]:
@@ -696,6 +700,9 @@ def boots(lines: List[str]) -> List[Boot]:
         if line.startswith("E2E-BOOT "):
             kv = rfc_guestlog.parse_kv(line.split()[1:])
             ev = [ln for ln in pending if ln.startswith("E2E-ERROR ")]
+            if "ram_marked" in kv:
+                ev.append("unmaps over the guest RAM (%s): %s, marked: %s" % (
+                    kv.get("ram", "?"), kv.get("ram_unmaps", "?"), kv["ram_marked"]))
             for prefix in ("E2E-STALL ", "E2E-STATE ", "E2E-STATE2 "):
                 ev += monitor_state(pending, prefix)
             out.append(Boot(kv, ev))
@@ -730,7 +737,8 @@ def boot_soak_main(argv: List[str]) -> int:
             lines = []
         verdict, evidence = soak_verdict(lines)
         key = (kernel, m.group(2))
-        c = counts.setdefault(key, {"runs": 0, "clean": 0, "boots": 0, "ok": 0, "failed": 0})
+        c = counts.setdefault(key, {"runs": 0, "clean": 0, "boots": 0, "ok": 0, "failed": 0,
+                                    "ram_boots": 0, "ram_marked": 0, "failed_marked": 0})
         k = kinds.setdefault(key, {})
         c["runs"] += 1
         # A nested boot that failed makes e2e/run print an E2E-ERROR, so
@@ -743,6 +751,11 @@ def boot_soak_main(argv: List[str]) -> int:
         for b in found:
             c["boots"] += 1
             c["ok" if b.ok else "failed"] += 1
+            if b.ram_marked is not None:
+                c["ram_boots"] += 1
+                c["ram_marked"] += b.ram_marked
+                if not b.ok and b.ram_marked:
+                    c["failed_marked"] += 1
             for kind, n in b.kinds.items():
                 k[kind] = k.get(kind, 0) + n
             if not b.ok:
@@ -767,11 +780,16 @@ def boot_soak_main(argv: List[str]) -> int:
           "none for a minute, or the nested guest was reset or shut down, or its QEMU "
           "exited.  An outer run is **clean** when it ended by itself with no kernel splat "
           "and no watchdog.", "",
-          "| kernel | npt | outer runs | clean | nested boots | ok | failed |",
-          "| --- | --- | ---: | ---: | ---: | ---: | ---: |"]
+          "Marked unmaps over the guest RAM are the only ones across which KVM may keep "
+          "a mapping of guest memory (PERM_UPGRADE or WRPROTECT in the flags, over the "
+          "hva range of the nested QEMU's RAM; counted in logs that have the RAM range).", "",
+          "| kernel | npt | outer runs | clean | nested boots | ok | failed "
+          "| boots with the RAM range | marked unmaps over RAM | failed boots with one |",
+          "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for (kernel, npt), c in sorted(counts.items()):
-        md.append("| %s | %s | %d | %d | %d | %d | %d |" % (
-            kernel, npt, c["runs"], c["clean"], c["boots"], c["ok"], c["failed"]))
+        md.append("| %s | %s | %d | %d | %d | %d | %d | %d | %d | %d |" % (
+            kernel, npt, c["runs"], c["clean"], c["boots"], c["ok"], c["failed"],
+            c["ram_boots"], c["ram_marked"], c["failed_marked"]))
     md += ["", "The outer kernel's kvm_unmap_hva_range events over all nested boots, by "
            "event and flags as the tracepoint printed them (\"-\": the base kernel's "
            "tracepoint prints only the range):", "",

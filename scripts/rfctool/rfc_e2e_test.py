@@ -211,7 +211,8 @@ class BootSoakTest(unittest.TestCase):
         "E2E-STALL backing=thp: EIP=0000006a EFL=00000002 [-------] CPL=0 II=0 A20=1",
         "E2E-STATE2 backing=thp: VM status: running",
         "E2E-STATE2 backing=thp: EIP=0000006c EFL=00000002 [-------] CPL=0 II=0 A20=1",
-        "E2E-BOOT backing=thp boot=2 ok=0 seconds=65.0 passes=0 unmaps=5 kinds=CLEAR/BLOCKABLE:5",
+        "E2E-BOOT backing=thp boot=2 ok=0 seconds=65.0 passes=0 unmaps=5 kinds=CLEAR/BLOCKABLE:5 "
+        "ram=0x7f0000000000-0x7f0018000000 ram_unmaps=1 ram_marked=0",
         "E2E-QMP backing=thp boot=2: {\"event\": \"SHUTDOWN\", \"data\": {\"guest\": false}}",
         "E2E-BOOT-UNMAP backing=thp boot=2: t=1.000 0x7f0000000000 -- 0x7f0000200000 "
         "event CLEAR flags BLOCKABLE",
@@ -229,6 +230,10 @@ class BootSoakTest(unittest.TestCase):
         self.assertEqual(found[2].kinds, {"-": 1, "PROTECTION_VMA/BLOCKABLE|HAS_PROT": 1})
         ev = found[1].evidence
         self.assertEqual(ev[0], "E2E-ERROR backing=thp: the nested guest made no pass for 60s")
+        self.assertEqual(ev[1], "unmaps over the guest RAM (0x7f0000000000-0x7f0018000000): 1, "
+                         "marked: 0")
+        self.assertEqual((found[1].ram_unmaps, found[1].ram_marked), (1, 0))
+        self.assertIsNone(found[0].ram_marked)
         # Both samples of the registers, and the unmap; not the QEMU
         # quit's shutdown.
         self.assertTrue(any(e.startswith("E2E-STALL backing=thp: EIP=0000006a") for e in ev))
@@ -250,9 +255,9 @@ class BootSoakTest(unittest.TestCase):
                                          "base:r1-npt1-single=" + os.path.join(d, "no.log")])
             self.assertEqual(rc, 0)
             md = open(out).read()
-            self.assertIn("| patched | 1 | 1 | 1 | 3 | 2 | 1 |", md)
+            self.assertIn("| patched | 1 | 1 | 1 | 3 | 2 | 1 | 1 | 0 | 0 |", md)
             # A run without a log: not clean, no boots, and listed.
-            self.assertIn("| base | 1 | 1 | 0 | 0 | 0 | 0 |", md)
+            self.assertIn("| base | 1 | 1 | 0 | 0 | 0 | 0 | 0 | 0 | 0 |", md)
             self.assertIn("| base | 1 | 1 | outer | - | outer run: ", md)
             self.assertIn("| patched | 1 | CLEAR/BLOCKABLE | 7 |", md)
             self.assertIn("| patched | 1 | PROTECTION_VMA/BLOCKABLE\\|HAS_PROT | 1 |", md)
