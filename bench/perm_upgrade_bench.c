@@ -13,7 +13,7 @@
  * changes protections, so that every count is exact.  For each backing the
  * guest writes its region (writable SPTEs), the host narrows access, the
  * guest reads the region (read-only SPTEs), the host widens access again
- * and the guest re-reads the region.  Scenarios:
+ * and the guest re-reads the region (all but zap).  Scenarios:
  *
  *   mprotect  mprotect() RW -> R, guest read, R -> RW, guest re-read
  *   uffd-wp   UFFDIO_WRITEPROTECT of the region, guest read, one resolve
@@ -22,6 +22,40 @@
  *             guest read, then resolve it one host page at a time (4KiB for
  *             anonymous and THP memory, as QEMU does, 2MiB for hugetlb); the
  *             guest reads the whole region after each batch of resolves
+ *   zap       no protection change (parked mode only): plain
+ *             invalidations, the baseline the series must not make dearer.
+ *             -z rounds per repetition of:
+ *             the host zaps the whole region (one call, timed), then the
+ *             guest writes the whole region, faulting it back in with new
+ *             pages.  The ops (each its own runs, a fresh VM each):
+ *               madv_dontneed  madvise(MADV_DONTNEED), every backing: how
+ *                              QEMU discards private RAM
+ *                              (ram_block_discard_range(): balloon, free
+ *                              page reporting, virtio-mem)
+ *               punch_hole     fallocate(PUNCH_HOLE | KEEP_SIZE) of the
+ *                              memfd, hugetlb-shared only: how QEMU
+ *                              discards fd-backed RAM; MADV_DONTNEED of a
+ *                              shared mapping only zaps this process's
+ *                              PTEs and the pages stay in the file, the
+ *                              punch unmaps the range from every mapping
+ *                              of the file (hugetlb_vmdelete_list() ->
+ *                              unmap_hugepage_range(), MMU_NOTIFY_CLEAR)
+ *                              and frees the pages
+ *               munmap         munmap() of the region, then mmap(MAP_FIXED)
+ *                              of the same backing at the same address
+ *                              (as vm_mem_add() maps it: the memslot keeps
+ *                              its hva and gets new pages; shared hugetlb
+ *                              maps the memfd again, whose pages stay)
+ *             MADV_DONTNEED and the punch send MMU_NOTIFY_CLEAR, munmap
+ *             MMU_NOTIFY_UNMAP (unmap_vmas()); KVM handles all three in
+ *             kvm_mmu_notifier_invalidate_range_start() ->
+ *             kvm_unmap_gfn_range(), as no permission upgrade.  The guest
+ *             writes rather than reads: after a zap a read fault maps the
+ *             shared zero page (anon-4k) or the huge zero page (thp), so
+ *             later rounds would zap zero-page mappings and the thp row
+ *             would hold no THP; a write allocates, as a guest reusing
+ *             memory it gave back does.  The call's time includes freeing
+ *             the pages (mm's work, the same on both kernels).
  *
  * Measured around the upgrade call(s) (mprotect / UFFDIO_WRITEPROTECT):
  * host time (CLOCK_MONOTONIC), leaf SPTEs dropped (pages_4k + pages_2m VM
@@ -102,8 +136,8 @@
  * THPs back while a slow run goes on; scripts/bench.sh makes it sleep an
  * hour between scans in the guest, and the INFO lines say how it was set.
  *
- * Output, parked mode, for each scenario, backing and repetition (a fresh
- * VM each), two lines, phase=downgrade (the narrowing) and phase=upgrade
+ * Output, parked mode, for each scenario but zap, backing and repetition (a
+ * fresh VM each), two lines, phase=downgrade (the narrowing) and phase=upgrade
  * (the widening):
  *   BENCH scenario=S backing=B paging=tdp|shadow ... rep=N phase=P key=value ...
  *   phase=downgrade: down_ns (host time of the narrowing call), down_zapped
@@ -114,7 +148,24 @@
  *   phase=upgrade: unit_kb, calls, passes, upgrade_ns, zapped, zapped_4k,
  *       zapped_2m, tlb_flush, tlb_flush_req (across the upgrade call(s)),
  *       pf_taken, pf_fixed, pass_ns (the re-read pass(es))
- * "BENCH-SKIP scenario=S backing=B paging=P reason=R" for what can't run,
+ * Zap scenario, per op, backing and repetition (a fresh VM each), one line:
+ *   BENCH scenario=zap backing=B paging=P op=O size_mb=N pages=N rep=N
+ *       rounds=R call_ns_p50=N call_ns_min=N call_ns_max=N remap_ns_p50=N
+ *       zapped=N zapped_4k=N zapped_2m=N zapped_min=N zapped_max=N
+ *       tlb_flush=N tlb_flush_req=N pf_taken=N pf_fixed=N pf_taken_min=N
+ *       pf_taken_max=N pass_ns_p50=N
+ *   call_ns_*: host time of the zap call (madvise, fallocate or munmap) of
+ *   the R rounds, p50 the ceil(R / 2)-th smallest; remap_ns_p50: munmap
+ *   only, the mmap (and madvise) that maps the backing back (0 otherwise);
+ *   the counts are totals over the R rounds: zapped* (the drop of
+ *   pages_4k + pages_2m) and tlb_flush* across the zap call, with the remap
+ *   (which maps nothing), pf_* across the guest's write pass after it;
+ *   zapped_min/max, pf_taken_min/max: the least and most of one round;
+ *   pass_ns_p50: KVM_RUN time of that pass, median of the rounds.  On any
+ *   kernel each round should zap every SPTE of the region (pages, or
+ *   pages / 512 with 2MiB SPTEs) and fault each back once.
+ * "BENCH-SKIP scenario=S backing=B paging=P [op=O] reason=R" for what can't
+ * run (op: a zap op that does not apply to the backing),
  * "BENCH-INFO ..." first and "BENCH-DONE" last.  Live mode: "BENCH-LIVE-INFO
  * ..." first, then per run, each line with scenario=S backing=B paging=P:
  *   BENCH-LIVE-SAMPLE ... t_ms=T phase=baseline|scenario pf_taken=N pf_fixed=N
@@ -132,7 +183,8 @@
  *       bucket that holds the ceil(q * probes)-th probe, in ns; by_fault:
  *       units the handler resolved, uffd_faults: messages it read)
  * and "BENCH-LIVE-DONE" last.  Both modes print, per run,
- *   BENCH-MEM mode=parked|live scenario=S backing=B paging=P rep=N when=before|after KEY=VALUE...
+ *   BENCH-MEM mode=parked|live scenario=S backing=B paging=P [op=O] rep=N when=before|after KEY=VALUE...
+ * (op=O: the zap scenario's).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -244,12 +296,22 @@ static void guest_code(u64 id)
 	}
 }
 
-enum scenario { SC_MPROTECT, SC_UFFD_WP, SC_SNAPSHOT, NR_SCENARIOS };
+enum scenario { SC_MPROTECT, SC_UFFD_WP, SC_SNAPSHOT, SC_ZAP, NR_SCENARIOS };
 
 static const char * const scenario_names[] = {
 	[SC_MPROTECT] = "mprotect",
 	[SC_UFFD_WP] = "uffd-wp",
 	[SC_SNAPSHOT] = "snapshot",
+	[SC_ZAP] = "zap",
+};
+
+/* The zap scenario's host calls; see the header. */
+enum zap_op { ZAP_DONTNEED, ZAP_PUNCH_HOLE, ZAP_MUNMAP, NR_ZAP_OPS };
+
+static const char * const zap_op_names[] = {
+	[ZAP_DONTNEED] = "madv_dontneed",
+	[ZAP_PUNCH_HOLE] = "punch_hole",
+	[ZAP_MUNMAP] = "munmap",
 };
 
 static const struct {
@@ -284,6 +346,7 @@ static const char * const vcpu_stat_names[NR_VCPU_STATS] = {
 
 struct bench {
 	enum scenario sc;
+	int op;		/* enum zap_op in the zap scenario, else -1 */
 	bool live;
 	const char *backing;
 	enum vm_mem_backing_src_type src;
@@ -295,6 +358,8 @@ struct bench {
 	struct kvm_vcpu *vcpu;	/* vcpus[0], the parked mode's only one */
 	struct stat_map vm_stats, vcpu_stats[MAX_VCPUS];
 	u8 *hva;
+	int fd;		/* the region's memfd (shared backings), else -1 */
+	u64 fd_offset;	/* of hva in it */
 	u64 size;
 	u64 nr_pages;	/* 4KiB guest pages */
 	u64 unit;	/* bytes per resolve in the snapshot scenario */
@@ -307,6 +372,7 @@ struct stats {
 
 static const char *paging;
 static int nr_batches = 8;
+static int nr_rounds = 8;	/* zap scenario */
 /* Live mode options. */
 static int nr_vcpus = 2;
 static u64 live_ms = 2000;
@@ -507,11 +573,13 @@ static void widen(struct bench *b)
 		uffd_wp(b, (u64)b->hva, b->size, 0);
 }
 
-/* "TAG scenario=S backing=B paging=P " */
+/* "TAG scenario=S backing=B paging=P [op=O] " */
 static void print_head(const char *tag, struct bench *b)
 {
 	printf("%s scenario=%s backing=%s paging=%s ", tag,
 	       scenario_names[b->sc], b->backing, paging);
+	if (b->op >= 0)
+		printf("op=%s ", zap_op_names[b->op]);
 }
 
 static void print_tail(const char *fmt, va_list ap)
@@ -550,8 +618,8 @@ static void print_live(struct bench *b, const char *tag, const char *fmt, ...)
 
 static void skip(struct bench *b, const char *reason)
 {
-	printf("BENCH-SKIP scenario=%s backing=%s paging=%s reason=%s\n",
-	       scenario_names[b->sc], b->backing, paging, reason);
+	print_head("BENCH-SKIP", b);
+	printf("reason=%s\n", reason);
 	fflush(stdout);
 }
 
@@ -596,9 +664,13 @@ static void print_mem(struct bench *b, int rep, const char *when)
 	struct stats s;
 
 	get_vm_stats(b, &s);
-	printf("BENCH-MEM mode=%s scenario=%s backing=%s paging=%s rep=%d when=%s anon_huge_kb=%lu private_hugetlb_kb=%lu shared_hugetlb_kb=%lu thp_split_pmd=%lu thp_collapse_alloc=%lu hugepages_total=%lu hugepages_free=%lu pages_4k=%lu pages_2m=%lu\n",
+	printf("BENCH-MEM mode=%s scenario=%s backing=%s paging=%s ",
 	       b->live ? "live" : "parked", scenario_names[b->sc], b->backing,
-	       paging, rep, when,
+	       paging);
+	if (b->op >= 0)
+		printf("op=%s ", zap_op_names[b->op]);
+	printf("rep=%d when=%s anon_huge_kb=%lu private_hugetlb_kb=%lu shared_hugetlb_kb=%lu thp_split_pmd=%lu thp_collapse_alloc=%lu hugepages_total=%lu hugepages_free=%lu pages_4k=%lu pages_2m=%lu\n",
+	       rep, when,
 	       proc_value(smaps, "AnonHugePages"),
 	       proc_value(smaps, "Private_Hugetlb"),
 	       proc_value(smaps, "Shared_Hugetlb"),
@@ -691,6 +763,119 @@ static void run_rep(struct bench *b, int rep)
 		     pf_taken, pf_fixed, pass_ns);
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The ceil(@n / 2)-th smallest of @v[0..@n), which it sorts. */
+static u64 median(u64 *v, int n)
+{
+	qsort(v, n, sizeof(*v), cmp_u64);
+	return v[(n - 1) / 2];
+}
+
+/* The zap scenario's host call: invalidates the whole region. */
+static void zap(struct bench *b)
+{
+	switch (b->op) {
+	case ZAP_DONTNEED:
+		TEST_ASSERT(!madvise(b->hva, b->size, MADV_DONTNEED),
+			    "madvise(MADV_DONTNEED) failed, errno %d", errno);
+		break;
+	case ZAP_PUNCH_HOLE:
+		TEST_ASSERT(!fallocate(b->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+				       b->fd_offset, b->size),
+			    "fallocate(PUNCH_HOLE) failed, errno %d", errno);
+		break;
+	case ZAP_MUNMAP:
+		TEST_ASSERT(!munmap(b->hva, b->size), "munmap failed, errno %d",
+			    errno);
+		break;
+	}
+}
+
+/*
+ * After the munmap: the backing mapped again at the same address, as
+ * vm_mem_add() maps it (flags, memfd and offset, THP advice), so that the
+ * memslot's hva is valid again.
+ */
+static void remap(struct bench *b)
+{
+	void *p;
+
+	p = mmap(b->hva, b->size, PROT_READ | PROT_WRITE,
+		 vm_mem_backing_src_alias(b->src)->flag | MAP_FIXED, b->fd,
+		 b->fd < 0 ? 0 : b->fd_offset);
+	TEST_ASSERT(p == b->hva, "mmap(MAP_FIXED) = %p, not %p, errno %d",
+		    p, b->hva, errno);
+	if ((b->src == VM_MEM_SRC_ANONYMOUS ||
+	     b->src == VM_MEM_SRC_ANONYMOUS_THP) && thp_configured())
+		TEST_ASSERT(!madvise(b->hva, b->size,
+				     b->src == VM_MEM_SRC_ANONYMOUS ?
+				     MADV_NOHUGEPAGE : MADV_HUGEPAGE),
+			    "madvise(THP) failed, errno %d", errno);
+}
+
+/*
+ * The zap scenario's measurement: the region starts mapped writable in
+ * KVM; each round zaps it and the guest writes it back in.
+ */
+static void run_zap(struct bench *b, int rep)
+{
+	u64 z4k = 0, z2m = 0, z_min = ~0ULL, z_max = 0, flush = 0, flush_req = 0;
+	u64 pf_taken = 0, pf_fixed = 0, pf_min = ~0ULL, pf_max = 0, z, pf, t0;
+	u64 *call_ns, *remap_ns, *pass_ns, call_p50;
+	struct stats s0, s1, s2;
+	int r;
+
+	call_ns = calloc(3 * nr_rounds, sizeof(u64));
+	TEST_ASSERT(call_ns, "Out of memory");
+	remap_ns = call_ns + nr_rounds;
+	pass_ns = remap_ns + nr_rounds;
+
+	for (r = 0; r < nr_rounds; r++) {
+		get_stats(b, &s0);
+		t0 = now_ns();
+		zap(b);
+		call_ns[r] = now_ns() - t0;
+		if (b->op == ZAP_MUNMAP) {
+			t0 = now_ns();
+			remap(b);
+			remap_ns[r] = now_ns() - t0;
+		}
+		get_stats(b, &s1);
+		/* Writes: new pages, not the zero page (see the header). */
+		pass_ns[r] = guest_pass(b, OP_WRITE);
+		get_stats(b, &s2);
+
+		z = dropped(&s0, &s1);
+		z4k += drop(s0.p4k, s1.p4k);
+		z2m += drop(s0.p2m, s1.p2m);
+		z_min = min(z_min, z);
+		z_max = max(z_max, z);
+		flush += s1.flush - s0.flush;
+		flush_req += s1.flush_req - s0.flush_req;
+		pf = s2.pf_taken - s1.pf_taken;
+		pf_taken += pf;
+		pf_fixed += s2.pf_fixed - s1.pf_fixed;
+		pf_min = min(pf_min, pf);
+		pf_max = max(pf_max, pf);
+	}
+
+	/* Sorts call_ns[], before its ends are read. */
+	call_p50 = median(call_ns, nr_rounds);
+	print_result(b, rep, "rounds=%d call_ns_p50=%lu call_ns_min=%lu call_ns_max=%lu remap_ns_p50=%lu zapped=%lu zapped_4k=%lu zapped_2m=%lu zapped_min=%lu zapped_max=%lu tlb_flush=%lu tlb_flush_req=%lu pf_taken=%lu pf_fixed=%lu pf_taken_min=%lu pf_taken_max=%lu pass_ns_p50=%lu",
+		     nr_rounds, call_p50, call_ns[0],
+		     call_ns[nr_rounds - 1], median(remap_ns, nr_rounds),
+		     z4k + z2m, z4k, z2m, z_min, z_max, flush, flush_req,
+		     pf_taken, pf_fixed, pf_min, pf_max,
+		     median(pass_ns, nr_rounds));
+	free(call_ns);
+}
+
 /*
  * A fresh VM with @b->nr_vcpus vCPUs and the region, its uffd registered
  * where the scenario needs one, faulted in writable by vCPU 0.  Returns
@@ -698,6 +883,7 @@ static void run_rep(struct bench *b, int rep)
  */
 static const char *setup_vm(struct bench *b, u64 size)
 {
+	struct userspace_mem_region *region;
 	struct stats s0, s1;
 	const char *why;
 	u64 nr_sptes;
@@ -728,8 +914,11 @@ static const char *setup_vm(struct bench *b, u64 size)
 	else
 		virt_map(b->vm, BENCH_GVA, BENCH_GPA, b->nr_pages);
 	b->hva = addr_gpa2hva(b->vm, BENCH_GPA);
+	region = memslot2region(b->vm, BENCH_SLOT);
+	b->fd = region->fd;
+	b->fd_offset = b->hva - (u8 *)region->mmap_start;
 
-	if (b->sc != SC_MPROTECT) {
+	if (b->sc == SC_UFFD_WP || b->sc == SC_SNAPSHOT) {
 		why = uffd_setup(b);
 		if (why)
 			return why;
@@ -777,10 +966,29 @@ static void run_bench(struct bench *b, u64 size, int rep)
 		skip(b, why);
 	} else {
 		print_mem(b, rep, "before");
-		run_rep(b, rep);
+		if (b->sc == SC_ZAP)
+			run_zap(b, rep);
+		else
+			run_rep(b, rep);
 		print_mem(b, rep, "after");
 	}
 	free_vm(b);
+}
+
+/* The zap scenario of a backing: each op that applies, @reps VMs each. */
+static void run_zap_ops(struct bench *b, u64 size, int reps)
+{
+	int rep;
+
+	for (b->op = 0; b->op < NR_ZAP_OPS; b->op++) {
+		if (b->op == ZAP_PUNCH_HOLE && b->src != VM_MEM_SRC_SHARED_HUGETLB) {
+			skip(b, "no-memfd");
+			continue;
+		}
+		for (rep = 0; rep < reps; rep++)
+			run_bench(b, size, rep);
+	}
+	b->op = -1;
 }
 
 /*
@@ -1161,15 +1369,16 @@ static bool hugetlb_available(u64 size, int flags)
 static void help(const char *name)
 {
 	printf("usage: %s [-L] [-s size_mb] [-S scenario] [-B backing]\n"
-	       "       [-r reps] [-b batches]                      (parked mode)\n"
+	       "       [-r reps] [-b batches] [-z rounds]          (parked mode)\n"
 	       "       [-v vcpus] [-T ms] [-i ms] [-m ms] [-p n] [-w n]  (live mode)\n", name);
 	printf(" -L: live mode: vCPUs run while the host changes protections\n");
 	printf(" -s: guest region in MiB, a multiple of 2 (default 32)\n");
-	printf(" -S: run only this scenario (mprotect, uffd-wp, snapshot;\n"
+	printf(" -S: run only this scenario (mprotect, uffd-wp, snapshot, zap;\n"
 	       "     live: mprotect, snapshot)\n");
 	printf(" -B: run only this backing (anon-4k, thp, hugetlb, hugetlb-shared)\n");
 	printf(" -r: repetitions of each measurement (default 3)\n");
 	printf(" -b: snapshot scenario: guest passes over the resolves (default 8)\n");
+	printf(" -z: zap scenario: zap and refault rounds per repetition (default 8)\n");
 	printf(" -v: live: vCPUs (default 2, at most %d)\n", MAX_VCPUS);
 	printf(" -T: live: ms of the baseline, of the mprotect scenario, and over which\n"
 	       "     the snapshot's resolves are paced (default 2000)\n");
@@ -1190,7 +1399,7 @@ int main(int argc, char *argv[])
 	bool live = false;
 	long khugepaged_ms;
 
-	while ((opt = getopt(argc, argv, "hLs:r:b:S:B:v:T:i:m:p:w:")) != -1) {
+	while ((opt = getopt(argc, argv, "hLs:r:b:z:S:B:v:T:i:m:p:w:")) != -1) {
 		switch (opt) {
 		case 'L':
 			live = true;
@@ -1203,6 +1412,9 @@ int main(int argc, char *argv[])
 			break;
 		case 'b':
 			nr_batches = atoi_positive("Batches", optarg);
+			break;
+		case 'z':
+			nr_rounds = atoi_positive("Zap rounds", optarg);
 			break;
 		case 'S':
 			only = optarg;
@@ -1244,18 +1456,20 @@ int main(int argc, char *argv[])
 		       sample_ms, mprotect_ms, probe_every, write_every,
 		       sysconf(_SC_NPROCESSORS_ONLN), khugepaged_ms);
 	else
-		printf("BENCH-INFO kernel=%s paging=%s size_mb=%lu reps=%d batches=%d khugepaged_sleep_ms=%ld\n",
-		       un.release, paging, size >> 20, reps, nr_batches, khugepaged_ms);
+		printf("BENCH-INFO kernel=%s paging=%s size_mb=%lu reps=%d batches=%d zap_rounds=%d khugepaged_sleep_ms=%ld\n",
+		       un.release, paging, size >> 20, reps, nr_batches,
+		       nr_rounds, khugepaged_ms);
 
 	for (sc = 0; sc < NR_SCENARIOS; sc++) {
 		if (only && strcmp(only, scenario_names[sc]))
 			continue;
 		/* Live: a snapshot-like resolve and an mprotect cycle. */
-		if (live && sc == SC_UFFD_WP)
+		if (live && (sc == SC_UFFD_WP || sc == SC_ZAP))
 			continue;
 		for (i = 0; i < ARRAY_SIZE(backings); i++) {
 			struct bench b = {
 				.sc = sc,
+				.op = -1,
 				.live = live,
 				.backing = backings[i].name,
 				.src = backings[i].src,
@@ -1276,6 +1490,8 @@ int main(int argc, char *argv[])
 				skip(&b, "no-hugetlb");
 			else if (live)
 				run_live(&b, size);
+			else if (sc == SC_ZAP)
+				run_zap_ops(&b, size, reps);
 			else
 				for (rep = 0; rep < reps; rep++)
 					run_bench(&b, size, rep);

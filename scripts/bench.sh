@@ -5,7 +5,9 @@
 # What a pure permission upgrade of guest memory costs a KVM guest, base
 # vs patched kernel: bench/perm_upgrade_bench.c (mprotect R->RW, uffd-wp
 # resolve, a background-snapshot-like page-by-page resolve; anonymous 4KiB,
-# THP, private and shared hugetlb backing), one static binary built against
+# THP, private and shared hugetlb backing), and what a plain zap costs
+# (the zap scenario: MADV_DONTNEED, fallocate(PUNCH_HOLE), munmap of the
+# region, then the guest faults it back in), one static binary built against
 # the tree's KVM selftest library, run in QEMU guests (TCG, nested SVM, as
 # kvm-selftest) on both kernels, with nested paging (npt=1) and shadow
 # paging (npt=0).  Each guest runs it twice: parked (the vCPU stopped while
@@ -31,6 +33,9 @@
 #: RFC_BENCH_SIZE_MB  bench: guest region per measurement (default 64)
 #: RFC_BENCH_REPS     bench: repetitions, the tables show the median (default 5)
 #: RFC_BENCH_BATCHES  bench: snapshot scenario, guest passes over the resolves (8)
+#: RFC_BENCH_ZAP_ROUNDS  bench: zap scenario, zap and refault rounds per repetition (8)
+#: RFC_BENCH_ARGS     bench: more perm_upgrade_bench parked-mode options, e.g.
+#:                    "-S zap" (one scenario) or "-B thp" (one backing) (default none)
 #: RFC_BENCH_NPT      bench: which kvm_amd.npt runs (default "1 0")
 #: RFC_BENCH_LIVE_SIZE_MB  bench: guest region of the live mode (default 32; 0: no live mode)
 #: RFC_BENCH_LIVE_MS  bench: live mode: ms of the quiet baseline and of each
@@ -51,6 +56,8 @@ need qemu-system-x86_64 busybox cpio gzip file python3 make gcc
 SIZE_MB=${RFC_BENCH_SIZE_MB:-64}
 REPS=${RFC_BENCH_REPS:-5}
 BATCHES=${RFC_BENCH_BATCHES:-8}
+ZAP_ROUNDS=${RFC_BENCH_ZAP_ROUNDS:-8}
+ARGS=${RFC_BENCH_ARGS:-}
 NPTS=${RFC_BENCH_NPT:-1 0}
 LIVE_MB=${RFC_BENCH_LIVE_SIZE_MB:-32}
 LIVE_MS=${RFC_BENCH_LIVE_MS:-2000}
@@ -77,7 +84,7 @@ make -s -C "$TREE/tools/testing/selftests/kvm" -f "$TOP/bench/kvm.mk" \
 	KHDR_INCLUDES="-isystem $BUILD/guest-patched/usr/include" "$bin" >&2
 
 # The guest's /init runs suite/run: the parked mode, then the live mode.
-args="-s $SIZE_MB -r $REPS -b $BATCHES"
+args="-s $SIZE_MB -r $REPS -b $BATCHES -z $ZAP_ROUNDS${ARGS:+ $ARGS}"
 live_args=
 [ "$LIVE_MB" = 0 ] ||
 	live_args="-L -s $LIVE_MB -T $LIVE_MS -v $LIVE_VCPUS${LIVE_ARGS:+ $LIVE_ARGS}"

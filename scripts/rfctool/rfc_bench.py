@@ -9,7 +9,10 @@ lines (see the program's header for their formats).  Write OUTDIR/bench.md,
 a section per npt: the parked table (every scenario and backing, base vs
 patched, median over the repetitions, patched/base ratio; with logs
 labelled prior, a prior column between them and a patched/prior ratio
-too; the upgrade's and the narrowing's rows), the live table
+too; the upgrade's and the narrowing's rows), the plain zap table (the
+zap scenario: counts per round and the median zap call, per backing and
+op, with a check that every round zapped and refaulted the whole region
+on every kernel), the live table
 (rates, per-call figures, guest read latency against the quiet baseline)
 and the memory table (each run's backing before and after); bench.csv
 (every parked repetition and every live phase, every key); bench.png
@@ -67,6 +70,22 @@ NARROW_METRICS = (
     ("ro_pf", "pf_taken (read after narrowing)", 1, "{:.0f}", "median"),
     ("down_zapped", "zapped SPTEs (narrowing)", 1, "{:.0f}", "median"),
     ("down_tlb_flush_req", "remote_tlb_flush_requests (narrowing)", 1, "{:.0f}", "median"),
+)
+
+# The zap scenario (plain invalidations): its ops, and the rows of its table,
+# (key, label, scale, format, ops or None for all).  Counts per round (total
+# / rounds, derived by read_log) and times (each repetition's median over
+# its rounds): the median of the repetitions.
+ZAP_OPS = ("madv_dontneed", "punch_hole", "munmap")
+ZAP_COUNTS = ("pf_taken", "pf_fixed", "zapped", "tlb_flush_req")
+ZAP_METRICS = (
+    ("pf_taken_per_round", "faults per round (pf_taken)", 1, "count", None),
+    ("pf_fixed_per_round", "faults fixed per round (pf_fixed)", 1, "count", None),
+    ("zapped_per_round", "zapped SPTEs per zap", 1, "count", None),
+    ("tlb_flush_req_per_round", "remote_tlb_flush_requests per zap", 1, "count", None),
+    ("call_ns_p50", "zap call time, median (us)", 1e-3, "{:.1f}", None),
+    ("remap_ns_p50", "mmap(MAP_FIXED) after it, median (us)", 1e-3, "{:.1f}", ("munmap",)),
+    ("pass_ns_p50", "guest refault pass time, median (ms)", 1e-6, "{:.2f}", None),
 )
 
 
@@ -153,9 +172,10 @@ def arm64_section(specs: List[Tuple[str, str, str]]) -> List[str]:
 
 
 def read_log(path: str) -> Tuple[List[Row], List[Row], Dict[str, str]]:
-    """Rows (one per repetition: downgrade and upgrade keys merged), skips, info."""
-    rows: Dict[Tuple[str, str, str], Row] = {}
-    mem: Dict[Tuple[str, str, str], Row] = {}
+    """Rows (one per repetition: downgrade and upgrade keys merged; the zap
+    scenario's one per op too), skips, info."""
+    rows: Dict[Tuple[str, str, str, str], Row] = {}
+    mem: Dict[Tuple[str, str, str, str], Row] = {}
     skips: List[Row] = []
     info: Dict[str, str] = {}
     live = False
@@ -169,11 +189,11 @@ def read_log(path: str) -> Tuple[List[Row], List[Row], Dict[str, str]]:
         elif line.startswith("BENCH-MEM "):
             kv = rfc_guestlog.parse_kv(line.split()[1:])
             if kv.get("mode") == "parked":
-                key = (kv["scenario"], kv["backing"], kv["rep"])
+                key = (kv["scenario"], kv["backing"], kv["rep"], kv.get("op", ""))
                 mem.setdefault(key, {}).update(mem_keys(kv))
         elif line.startswith("BENCH "):
             kv = rfc_guestlog.parse_kv(line.split()[1:])
-            key = (kv["scenario"], kv["backing"], kv["rep"])
+            key = (kv["scenario"], kv["backing"], kv["rep"], kv.get("op", ""))
             rows.setdefault(key, {}).update(kv)
     out = []
     for key, kv in rows.items():
@@ -187,6 +207,11 @@ def read_log(path: str) -> Tuple[List[Row], List[Row], Dict[str, str]]:
         if int(kv.get("passes", 0)) and int(kv.get("warm_ns", 0)):
             kv["pass_vs_warm"] = "%.4f" % (int(kv["pass_ns"]) / int(kv["passes"]) /
                                            int(kv["warm_ns"]))
+        # The zap scenario: its counts per round.
+        if int(kv.get("rounds", 0)):
+            for k in ZAP_COUNTS:
+                if k in kv:
+                    kv[k + "_per_round"] = "%.4f" % (int(kv[k]) / int(kv["rounds"]))
         out.append(kv)
     return out, skips, info
 
@@ -394,11 +419,14 @@ def aggregate(rows: List[Row], key: str, how: str) -> Optional[float]:
 
 
 def fmt(v: Optional[float], scale: float, f: str) -> str:
-    """"auto": no decimals from 100 on, three below."""
+    """"auto": no decimals from 100 on, three below; "count": no decimals
+    for a whole number, two otherwise."""
     if v is None:
         return "n/a"
     if f == "auto":
         f = "{:.0f}" if abs(v * scale) >= 100 else "{:.3f}"
+    elif f == "count":
+        f = "{:.0f}" if v * scale == int(v * scale) else "{:.2f}"
     return f.format(v * scale)
 
 
@@ -489,6 +517,92 @@ def live_table(lives: Dict[str, Dict[str, LiveLog]], npt: str,
                     md.append(md_row([sc, bk, label]
                                      + [fmt(vals[k], 1, "{:.0f}") for k in kernels]
                                      + ratios(vals, kernels)))
+    return md
+
+
+def zap_sptes(row: Row) -> int:
+    """The leaf SPTEs that map a zap row's region: one per 4 KiB page on
+    anon-4k, one per 2 MiB on the other backings (the program skips a huge
+    backing that KVM does not map with 2 MiB SPTEs)."""
+    pages = int(row.get("pages", 0))
+    return pages if row.get("backing") == "anon-4k" else pages // 512
+
+
+def zap_rows(run: Dict[str, Run], kernel: str, bk: str, op: str) -> List[Row]:
+    return [r for r in run.get(kernel, NO_RUN)[0]
+            if r["scenario"] == "zap" and r["backing"] == bk and r.get("op") == op]
+
+
+def zap_problems(bk: str, op: str, sel: Dict[str, List[Row]],
+                 kernels: Sequence[str]) -> List[str]:
+    """What breaks "a plain zap counts the same on every kernel": a kernel
+    without results, a round that did not zap, or fault back, each SPTE of
+    the region once, per-round counts that differ between the kernels."""
+    out = []
+    for k in kernels:
+        if not sel[k]:
+            out.append("%s %s: no %s result" % (bk, op, k))
+        for r in sel[k]:
+            want = zap_sptes(r)
+            for what, lo, hi in (("zapped", "zapped_min", "zapped_max"),
+                                 ("faulted", "pf_taken_min", "pf_taken_max")):
+                got = (int(r.get(lo, -1)), int(r.get(hi, -1)))
+                if got != (want, want):
+                    out.append("%s %s, %s kernel, rep %s: a round %s %s times, the region "
+                               "has %d SPTEs" % (bk, op, k, r.get("rep"), what,
+                                                 "%d..%d" % got if got[0] != got[1] else got[0],
+                                                 want))
+    if all(sel[k] for k in kernels):
+        for key, label, scale, form, _ in ZAP_METRICS:
+            if form != "count":
+                continue
+            vals = {k: aggregate(sel[k], key, "median") for k in kernels}
+            if len(set(vals.values())) > 1:
+                out.append("%s %s: %s differ: %s" % (bk, op, label, ", ".join(
+                    "%s %s" % (k, fmt(vals[k], scale, form)) for k in kernels)))
+    return out
+
+
+def zap_section(run: Dict[str, Run], kernels: Sequence[str] = KERNELS) -> List[str]:
+    """The plain zap table of one npt, its skips and its check; nothing
+    without zap results."""
+    if not any(r["scenario"] == "zap" for k in kernels for r in run.get(k, NO_RUN)[0]):
+        return []
+    md = ["### Plain zap (no protection change)", ""]
+    skipped: Dict[Tuple[str, str, str], List[str]] = {}
+    for k in kernels:
+        for s in run.get(k, NO_RUN)[1]:
+            if s.get("scenario") == "zap":
+                skipped.setdefault((s.get("backing", "?"), s.get("op", "any op"),
+                                    s.get("reason", "?")), []).append(k)
+    for (bk, op, why), ks in skipped.items():
+        md.append("skipped %s %s: %s (%s)" % (bk, op, why, ", ".join(ks)))
+        md.append("")
+    md += table_head(("backing", "op", "metric"), kernels)
+    problems: List[str] = []
+    for bk in BACKINGS:
+        for op in ZAP_OPS:
+            sel = {k: zap_rows(run, k, bk, op) for k in kernels}
+            if not any(sel.values()):
+                continue
+            for key, label, scale, form, ops in ZAP_METRICS:
+                if ops is not None and op not in ops:
+                    continue
+                vals = {k: aggregate(sel[k], key, "median") for k in kernels}
+                md.append(md_row([bk, op, label] + [fmt(vals[k], scale, form) for k in kernels]
+                                 + ratios(vals, kernels)))
+            problems += zap_problems(bk, op, sel, kernels)
+    md.append("")
+    if problems:
+        md.append("**Counts that break the check:**")
+        md.append("")
+        md += ["- %s" % p for p in problems]
+    else:
+        md.append("Check: on every kernel every round zapped each SPTE of the region and "
+                  "faulted it back once (the region's SPTEs: its pages on anon-4k, pages / 512 "
+                  "with 2 MiB SPTEs), and the counts per round are equal on %s."
+                  % " and ".join(kernels))
+    md.append("")
     return md
 
 
@@ -636,7 +750,7 @@ def main(argv: List[str]) -> int:
     md.append("| QEMU | %s: `qemu-system-x86_64 %s`, KVM nested in the guest, `kvm_amd.npt=0/1` |"
               % (header.get("qemu", "?"), header.get("qemu_args", "?")))
     md.append("| host | %s |" % header.get("host_cpu", "?"))
-    md.append("| benchmark | `perm_upgrade_bench %s` (region MiB, repetitions, snapshot batches); counts: median of the repetitions, times: minimum (all in bench.csv) |"
+    md.append("| benchmark | `perm_upgrade_bench %s` (region MiB, repetitions, snapshot batches, zap rounds); counts: median of the repetitions, times: minimum (plain zap: median) (all in bench.csv) |"
               % header.get("args", "?"))
     if header.get("live_args") or live_info:
         md.append("| live mode | `perm_upgrade_bench %s`: %s vCPUs running, %s ms quiet baseline "
@@ -669,6 +783,30 @@ def main(argv: List[str]) -> int:
               "write-protects in place stays in `pages_4k` + `pages_2m`, so a narrowing in "
               "place shows 0 zapped SPTEs however many SPTEs it write-protected. %s"
               % ratio_text(kernels))
+    md.append("")
+    md.append("Plain zap: no protection change, the invalidations that the series must leave "
+              "as they cost on the base kernel. Per backing and op, each repetition a fresh VM "
+              "whose region the guest has written, then rounds of: the host zaps the whole "
+              "region in one call (**madv_dontneed**: `madvise(MADV_DONTNEED)`, how QEMU discards "
+              "private RAM; **punch_hole**: `fallocate(PUNCH_HOLE)` of the shared hugetlb "
+              "memfd, how QEMU discards fd-backed RAM; **munmap**: `munmap()`, then "
+              "`mmap(MAP_FIXED)` of the same backing at the same address, so the memslot keeps "
+              "its hva), then the guest writes the whole region, faulting it back in with new "
+              "pages. Zapped SPTEs and flush requests across the zap call, faults across the "
+              "guest's pass after it; counts per round: the median over the repetitions of "
+              "each one's total / rounds; times: the median over the repetitions of each one's "
+              "median over its rounds (zap call: the madvise, fallocate or munmap alone). Every "
+              "round should zap each SPTE of the region and fault it back once on every kernel; "
+              "the check under each table says whether it did. Under TCG only the counts and "
+              "the patched/base ratio carry over, not the times themselves: every instruction "
+              "of the guest kernel is emulated, so the ratio says whether the patched kernel "
+              "does more work per zap, not what a zap costs on hardware. The munmap rows' "
+              "`mmap(MAP_FIXED)` does no KVM work (nothing is mapped in the new range yet): its "
+              "ratio shows how far the run's noise alone moves a ratio. Both guest kernels are "
+              "built with KVM_PROVE_MMU (`guest/guest.config`): on the patched kernel every "
+              "invalidation then ends with the series' check of the SPTEs left in its range, "
+              "which a kernel without KVM_PROVE_MMU does not run, so a time ratio above 1 may "
+              "be that check.")
     md.append("")
     md.append("Live mode: a fresh VM per scenario and backing, its vCPUs sweeping the region "
               "without a stop (the snapshot scenario's guest writes one page in N, always the "
@@ -718,6 +856,8 @@ def main(argv: List[str]) -> int:
                 md.append("**%s kernel: no results** (log: `%s`)" % (kernel, path))
                 md.append("")
             for s in skips:
+                if s.get("scenario") == "zap":
+                    continue    # in the zap section
                 md.append("%s kernel: skipped %s/%s: %s" % (kernel, s.get("scenario"),
                                                             s.get("backing"), s.get("reason")))
                 md.append("")
@@ -737,6 +877,7 @@ def main(argv: List[str]) -> int:
                                      + [fmt(vals[k], scale, form) for k in kernels]
                                      + ratios(vals, kernels)))
         md.append("")
+        md += zap_section(runs[npt], kernels)
         md.append("### Live vCPUs")
         md.append("")
         for kernel in kernels:

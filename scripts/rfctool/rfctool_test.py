@@ -473,6 +473,151 @@ class LiveBenchTest(unittest.TestCase):
         self.assertIn("**patched kernel: the live mode did not finish**", md)
 
 
+class ZapBenchTest(unittest.TestCase):
+    """The zap scenario (plain invalidations) in the bench report, on guest
+    logs of a real run of perm_upgrade_bench -S zap (npt=1, 32 MiB, 3
+    repetitions of 8 rounds; test_data/bench-zap-*)."""
+
+    BASE = "bench-zap-base-npt1.log"
+    PATCHED = "bench-zap-patched-npt1.log"
+
+    def setUp(self) -> None:
+        self.tmp = tempfile.mkdtemp()
+        self.header = os.path.join(self.tmp, "header.txt")
+        with open(self.header, "w") as f:
+            f.write("date=2026-12-02 23:11 UTC\nargs=-s 32 -r 3 -b 8 -z 8 -S zap\n")
+
+    def tearDown(self) -> None:
+        shutil.rmtree(self.tmp)
+
+    def report(self, base: str, patched: str) -> str:
+        import contextlib
+        out = os.path.join(self.tmp, "out")
+        with redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            rc = rfctool.main(["bench", self.header, out, "base:1=" + base,
+                               "patched:1=" + patched])
+        self.assertEqual(rc, 0)
+        with open(os.path.join(out, "bench.md")) as f:
+            return f.read()
+
+    def edited(self, name: str, pattern: str, repl: str, count: int) -> str:
+        """A copy of a log with the COUNT matches of the regular expression
+        PATTERN (no fewer, no more) replaced by REPL."""
+        import re
+        with open(data(name)) as f:
+            text, n = re.subn(pattern, repl, f.read())
+        self.assertEqual(n, count, pattern)
+        path = os.path.join(self.tmp, name)
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
+    def test_parse(self) -> None:
+        import rfc_bench
+        rows, skips, info = rfc_bench.read_log(data(self.BASE))
+        self.assertEqual(info["zap_rounds"], "8")
+        # One row per op, backing and repetition: the ops of a backing are
+        # not merged.
+        self.assertEqual(len(rows), 3 * (2 + 2 + 2 + 3))
+        self.assertEqual(sorted({(r["backing"], r["op"]) for r in rows if r["rep"] == "0"}),
+                         [("anon-4k", "madv_dontneed"), ("anon-4k", "munmap"),
+                          ("hugetlb", "madv_dontneed"), ("hugetlb", "munmap"),
+                          ("hugetlb-shared", "madv_dontneed"), ("hugetlb-shared", "munmap"),
+                          ("hugetlb-shared", "punch_hole"),
+                          ("thp", "madv_dontneed"), ("thp", "munmap")])
+        r = [r for r in rows if (r["backing"], r["op"], r["rep"]) == ("anon-4k", "munmap", "1")][0]
+        # 65536 faults over 8 rounds; the BENCH-MEM lines of the same op.
+        self.assertEqual((r["pf_taken_per_round"], r["zapped_per_round"],
+                          r["tlb_flush_req_per_round"]), ("8192.0000", "8192.0000", "1.0000"))
+        self.assertEqual(r["remap_ns_p50"], "505405")
+        self.assertEqual(r["mem_before_pages_4k"], "8223")
+        self.assertEqual(rfc_bench.zap_sptes(r), 8192)
+        t = [r for r in rows if r["backing"] == "thp"][0]
+        self.assertEqual((rfc_bench.zap_sptes(t), t["pf_taken_per_round"]), (16, "16.0000"))
+        self.assertEqual([(s["backing"], s["op"], s["reason"]) for s in skips],
+                         [("anon-4k", "punch_hole", "no-memfd"), ("thp", "punch_hole", "no-memfd"),
+                          ("hugetlb", "punch_hole", "no-memfd")])
+
+    def test_report(self) -> None:
+        md = self.report(data(self.BASE), data(self.PATCHED))
+        zap = md[md.index("### Plain zap"):md.index("### Live vCPUs")]
+        self.assertIn("| backing | op | metric | base | patched | patched/base |", zap)
+        rows = LiveBenchTest.table(zap)
+        expected = {
+            ("anon-4k", "madv_dontneed", "faults per round (pf_taken)"): ["8192", "8192", "1.00"],
+            ("anon-4k", "madv_dontneed", "zapped SPTEs per zap"): ["8192", "8192", "1.00"],
+            ("anon-4k", "madv_dontneed", "remote_tlb_flush_requests per zap"):
+                ["1", "1", "1.00"],
+            # The median of the repetitions' medians: 6355422, 7111912, 6644359
+            # and 8127371, 7571901, 7539360 ns.
+            ("anon-4k", "madv_dontneed", "zap call time, median (us)"):
+                ["6644.4", "7571.9", "1.14"],
+            ("anon-4k", "munmap", "mmap(MAP_FIXED) after it, median (us)"):
+                ["357.7", "370.0", "1.03"],
+            ("hugetlb-shared", "punch_hole", "zapped SPTEs per zap"): ["16", "16", "1.00"],
+            ("hugetlb-shared", "punch_hole", "zap call time, median (us)"):
+                ["330.8", "296.2", "0.90"],
+            ("thp", "munmap", "faults fixed per round (pf_fixed)"): ["16", "16", "1.00"],
+        }
+        for key, want in expected.items():
+            self.assertEqual(rows[key], want, key)
+        # The munmap rows only have the remap time.
+        self.assertNotIn(("anon-4k", "madv_dontneed", "mmap(MAP_FIXED) after it, median (us)"),
+                         rows)
+        self.assertIn("Check: on every kernel every round zapped each SPTE", zap)
+        self.assertNotIn("break the check", zap)
+        self.assertIn("skipped thp punch_hole: no-memfd (base, patched)", zap)
+        # Zap skips only there; the other tables have no zap rows.
+        self.assertNotIn("skipped zap/", md)
+        self.assertNotIn("| zap |", md)
+        self.assertIn("Plain zap: no protection change", md)
+        self.assertIn("KVM_PROVE_MMU", md)
+
+    def test_check(self) -> None:
+        # A round of the patched kernel that faulted 8190 pages only, and a
+        # base kernel with no hugetlb-shared punch_hole result.
+        patched = self.edited(
+            self.PATCHED, r"(backing=anon-4k paging=tdp op=madv_dontneed .* rep=1 .*) "
+            r"pf_taken=65536 (.*) pf_taken_min=8192 ", r"\1 pf_taken=65534 \2 pf_taken_min=8190 ", 1)
+        base = self.edited(self.BASE, r"BENCH scenario=zap [^\n]* op=punch_hole [^\n]*\n", "", 3)
+        md = self.report(base, patched)
+        zap = md[md.index("### Plain zap"):md.index("### Live vCPUs")]
+        self.assertIn("**Counts that break the check:**", zap)
+        self.assertNotIn("Check: on every kernel", zap)
+        self.assertIn("- anon-4k madv_dontneed, patched kernel, rep 1: a round faulted "
+                      "8190..8192 times, the region has 8192 SPTEs", zap)
+        self.assertIn("- hugetlb-shared punch_hole: no base result", zap)
+        # The median of 65536, 65534 and 65536 faults over 8 rounds is still
+        # 8192 a round: the kernels do not differ there.
+        self.assertNotIn("anon-4k madv_dontneed: faults", zap)
+        rows = LiveBenchTest.table(zap)
+        self.assertEqual(rows[("hugetlb-shared", "punch_hole", "zapped SPTEs per zap")],
+                         ["n/a", "16", "n/a"])
+
+    def test_counts_differ(self) -> None:
+        # Patched zapping none of hugetlb's SPTEs on MADV_DONTNEED.
+        patched = self.edited(
+            self.PATCHED, r"(backing=hugetlb paging=tdp op=madv_dontneed .*) zapped=128 (.*) "
+            r"zapped_min=16 zapped_max=16 ", r"\1 zapped=0 \2 zapped_min=0 zapped_max=0 ", 3)
+        md = self.report(data(self.BASE), patched)
+        self.assertIn("- hugetlb madv_dontneed: zapped SPTEs per zap differ: base 16, patched 0",
+                      md)
+        self.assertIn("- hugetlb madv_dontneed, patched kernel, rep 0: a round zapped 0 times, "
+                      "the region has 16 SPTEs", md)
+        self.assertNotIn("- hugetlb-shared madv_dontneed", md)
+
+    def test_csv(self) -> None:
+        self.report(data(self.BASE), data(self.PATCHED))
+        import csv
+        with open(os.path.join(self.tmp, "out", "bench.csv")) as f:
+            rows = list(csv.DictReader(f))
+        self.assertEqual(len(rows), 2 * 27)
+        r = [r for r in rows if (r["kernel"], r["backing"], r["op"], r["rep"])
+             == ("patched", "hugetlb-shared", "punch_hole", "2")][0]
+        self.assertEqual((r["scenario"], r["call_ns_p50"], r["zapped_2m"]),
+                         ("zap", "280971", "128"))
+
+
 class PriorBenchTest(unittest.TestCase):
     """The bench report with a third kernel, prior (the series without its
     newest patches), on small synthetic logs (test_data/bench-synth-*):
