@@ -66,9 +66,29 @@ for w in $want; do
 		die "$arch: CONFIG_$w did not stick in $bd/.config"
 done
 
+# x86_64 (retpolines on): KVM's invalidation handler must stay a direct
+# call, as on the base; a handler picked at run time would put a call
+# through a retpoline thunk in every invalidation, per memslot.
+no_indirect_handler() {
+	obj=$bd/virt/kvm/kvm_main.o
+	[ -f "$obj" ] || return 0
+	grep -q '^CONFIG_MITIGATION_RETPOLINE=y$' "$bd/.config" || return 0
+	n=$("${cross}objdump" -dr "$obj" | awk '
+		/^[0-9a-f]+ <kvm_mmu_notifier_invalidate_range_start>:$/ { p = 1; next }
+		p && /^$/ { exit }
+		p && /__x86_indirect_thunk/ { n++ }
+		END { print n + 0 }')
+	[ "$n" -eq 0 ] && return 0
+	echo "build.sh: $arch: kvm_mmu_notifier_invalidate_range_start() calls through a retpoline thunk ($n calls)" >&2
+	return 1
+}
+
 info "$arch: building $*"
 rc=0
 mk "$@" || rc=$?
+if [ "$rc" -eq 0 ] && [ "$arch" = x86_64 ] && ! no_indirect_handler; then
+	rc=1
+fi
 if [ "$rc" -eq 0 ]; then
 	report "build-$arch" 1 0
 else

@@ -779,7 +779,7 @@ def boot_soak_main(argv: List[str]) -> int:
           "exited.  An outer run is **clean** when it ended by itself with no kernel splat "
           "and no watchdog.", "",
           "Marked unmaps over the guest RAM are the only ones across which KVM may keep "
-          "a mapping of guest memory (PERM_UPGRADE or WRPROTECT in the flags, over the "
+          "a mapping of guest memory (PERM_UPGRADE, WRPROTECT or HUGE_SPLIT in the flags, over the "
           "hva range of the nested QEMU's RAM; counted in logs that have the RAM range).", "",
           "| kernel | npt | outer runs | clean | nested boots | ok | failed "
           "| boots with the RAM range | marked unmaps over RAM | failed boots with one |",
