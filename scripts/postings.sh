@@ -13,13 +13,17 @@
 # guest kernel built from that tree, npt=1 and npt=0 (kvm-selftest.sh with
 # RFC_TREE, RFC_KERNELS=patched, RFC_SELFTESTS; kernel and logs in
 # build/postings-guest): what the posting claims, on the posting alone.
-# Otherwise a posting's own tests are the suites of make check, which runs
-# them on the whole stack.  Checks series/ as exported, so it refuses to
+# With RFC_POSTINGS_KUNIT=1, a posting whose tree has the series' KUnit
+# suites runs them too (kunit.sh x86_64 on its tree, in
+# build/postings-kunit).  Otherwise a posting's own tests are the suites
+# of make check, which runs them on the whole stack.  Checks series/ as exported, so it refuses to
 # run when the tree does not match it.  One line per posting, then
 # "postings: N passed, N failed"; the per-commit lines are indented under
 # it.
 #: RFC_POSTINGS_GUEST postings: 1 also runs each posting's x86 KVM selftests on a guest
 #:                    kernel of its own tree (default 0)
+#: RFC_POSTINGS_KUNIT postings: 1 also runs the x86_64 KUnit suites on each posting's
+#:                    own tree, where it has them (default 0)
 
 . "$(dirname "$0")/lib.sh"
 need git
@@ -105,6 +109,17 @@ for name; do
 				bad="its selftests fail on its own guest kernel ($tests; details in $BUILD/postings-guest.out)"
 			sed -n 's/^kvm-selftest: /    guest selftests: /p' "$BUILD/postings-guest.out"
 		fi
+	fi
+	if [ -z "$bad" ] && [ "${RFC_POSTINGS_KUNIT:-0}" = 1 ] &&
+		[ -f "$wt/mm/tests/mprotect_notifier_kunit.c" ]; then
+		(
+			unset RFC_SUITE
+			RFC_TREE=$wt RFC_BUILD=$BUILD/postings-kunit
+			export RFC_TREE RFC_BUILD
+			exec "$TOP/scripts/kunit.sh" x86_64
+		) >"$BUILD/postings-kunit.out" 2>&1 ||
+			bad="its KUnit suites fail on its own tree (details in $BUILD/postings-kunit.out)"
+		sed -n 's/^kunit-x86_64: /    kunit: /p' "$BUILD/postings-kunit.out"
 	fi
 	if [ -z "$bad" ]; then
 		pass=$((pass + 1))
