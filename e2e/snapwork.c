@@ -16,7 +16,8 @@
  * 2^(i+11)-1 cycles (H0 includes everything faster, H22 everything
  * slower).  All numbers are hexadecimal (no 64-bit division in 32-bit
  * freestanding code).  The first line is "SNAPWORK start lo=L hi=H
- * pages=P mode=M", with " write=1 zero_hi=Z" in write mode (below).
+ * pages=P mode=M", with " write=1 zero_hi=Z" in write mode, and " spread=1"
+ * in spread mode (below).
  *
  * The modes, chosen by the multiboot command line (QEMU's -append):
  *
@@ -51,6 +52,17 @@
  * written in part on every pass; the other pages' stamps must stay 0.
  * "SNAPWORK BAD stamp va=A val=V" or "SNAPWORK BAD zero va=A val=V" report
  * a write that did not stick or a word that changed without one.
+ *
+ * spread (with write, "-append 'flat write spread'"): for the snapshot's
+ * integrity check (e2e/run's verify), every page below the zero region
+ * gets a stamp, in turn: pass N (N >= 1) sets the stamps of the pages
+ * whose index from 16 MiB is N modulo 8 (SPREAD) to N, and checks that
+ * every page holds the stamp of the last pass that wrote it.  So every
+ * page, and every 4 KiB piece of a THP, is written once in any 8 passes,
+ * each write changes the page, and a snapshot that runs a few passes
+ * sees pages written before QEMU saved them and pages it saved before
+ * they were written.  A write that the snapshot missed leaves a page
+ * different from the memory saved when the snapshot started.
  *
  * Everything runs in ring 0: under TCG's
  * nested SVM, QEMU 7.2 aborts ("invalid tss type") on an interrupt from
@@ -156,7 +168,7 @@ static void halt(void)
  * mem_hi: the zero region (write mode only; mem_hi == region_hi without).
  */
 static u32 region_lo, region_hi, mem_hi;
-static int write_mode;
+static int write_mode, spread_mode;
 /* Pages of the zero region that pass 0 found non-zero, and cleared. */
 static u32 zero_cleared;
 
@@ -182,11 +194,31 @@ static int stamped(volatile u32 *p)
 	return (((u32)p >> 12) & 511) < 64;
 }
 
+#define SPREAD	8u
+
+/*
+ * Spread mode: the stamp of the page at p after pass N, the last pass
+ * M <= N with M >= 1 and M = the page's index modulo SPREAD (0 if none).
+ */
+static u32 spread_stamp(volatile u32 *p, u32 pass)
+{
+	u32 d = (pass - (((u32)p - region_lo) >> 12)) % SPREAD;
+
+	return pass > d ? pass - d : 0;
+}
+
 /* Write mode: check the stamp (word 1) of a page below region_hi, set it. */
 static void stamp_page(volatile u32 *p, u32 pass)
 {
 	u32 v = p[1];
 
+	if (spread_mode) {
+		if (pass && v != spread_stamp(p, pass - 1))
+			bad_word("stamp va=", (u32)&p[1], v);
+		if (spread_stamp(p, pass) == pass)
+			p[1] = pass;
+		return;
+	}
 	if (!stamped(p)) {
 		if (v)
 			bad_word("stamp va=", (u32)&p[1], v);
@@ -488,6 +520,8 @@ void snapwork_main(u32 magic, struct mb_info *mbi)
 		pde_churn = has_word((const char *)mbi->cmdline, "paging-pde");
 		paging = pde_churn || has_word((const char *)mbi->cmdline, "paging");
 		write_mode = has_word((const char *)mbi->cmdline, "write");
+		spread_mode = write_mode &&
+			has_word((const char *)mbi->cmdline, "spread");
 	} else {
 		paging = 0;
 	}
@@ -509,6 +543,8 @@ void snapwork_main(u32 magic, struct mb_info *mbi)
 	if (write_mode) {
 		puts(" write=1 zero_hi=");
 		puthex(mem_hi);
+		if (spread_mode)
+			puts(" spread=1");
 	}
 	puts("\n");
 	if (!paging) {

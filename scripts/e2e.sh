@@ -11,7 +11,11 @@
 # its access times.  e2e/run takes a background snapshot through QEMU's
 # human monitor in separate phases (write-protect, resolve, after) and reads
 # KVM's counters with "info stats".  Backings: anonymous 4 KiB (THP off),
-# THP, shared hugetlb.  With RFC_PRIOR_KERNEL (lib.sh), a third kernel,
+# THP, shared hugetlb, memfd (shmem); each once with snapwork reading and
+# once ("+write") writing a stamp into every page in turn while the
+# snapshot runs.  Every snapshot goes to a file and is checked page by page
+# against the guest's memory saved when it started (e2e/run's verify); a
+# page that differs fails the run.  With RFC_PRIOR_KERNEL (lib.sh), a third kernel,
 # "prior", boots between base and patched with the same initramfs and
 # options (RFC_E2E_KERNELS chooses among them).  Writes results/e2e.md,
 # results/e2e.csv and results/e2e.png; logs:
@@ -53,8 +57,8 @@
 #: RFC_BOOT_SOAK_BOOTS e2e-boot-soak: nested boots per outer boot (default 100)
 #: RFC_E2E_MEM_MB     e2e: memory of the nested guest in MiB (default 128)
 #: RFC_E2E_PASSES     e2e: nested guest passes per phase (default 2)
-#: RFC_E2E_BACKINGS   e2e: backings (default "anon-4k thp hugetlb")
-#: RFC_E2E_NPT        e2e: which kvm_amd.npt runs (default "1")
+#: RFC_E2E_BACKINGS   e2e: backings, each anon-4k, thp, hugetlb or memfd, with "+write" for snapwork's write and spread modes (default "anon-4k thp hugetlb memfd anon-4k+write thp+write hugetlb+write memfd+write")
+#: RFC_E2E_NPT        e2e: which kvm_amd.npt runs (default "1 0")
 #: RFC_E2E_KERNELS    e2e: which guest kernels, built and booted in the order given: base,
 #:                    prior (needs RFC_PRIOR_KERNEL), patched (default "base
 #:                    patched"; "base prior patched" with RFC_PRIOR_KERNEL)
@@ -70,10 +74,11 @@ mode=${1:-e2e}
 case $mode in
 e2e)
 	MEM_MB=${RFC_E2E_MEM_MB:-128}
-	BACKINGS=${RFC_E2E_BACKINGS:-anon-4k thp hugetlb}
+	BACKINGS=${RFC_E2E_BACKINGS:-anon-4k thp hugetlb memfd anon-4k+write thp+write hugetlb+write memfd+write}
 	L2=${RFC_E2E_L2:-flat}
 	WRITE=${RFC_E2E_WRITE:-0}
 	KHUGEPAGED=${RFC_E2E_KHUGEPAGED_MS:-}
+	VERIFY=1
 	TRACE=1 ;;
 soak | boot-soak)
 	MEM_MB=${RFC_E2E_MEM_MB:-384}
@@ -86,6 +91,7 @@ soak | boot-soak)
 	L2=${RFC_E2E_L2:-paging}
 	L2_NPT1=${RFC_E2E_L2:-flat}
 	TRACE=0
+	VERIFY=0
 	ROUNDS=${RFC_SOAK_ROUNDS:-10}
 	SOAK_NPTS=${RFC_SOAK_NPT:-0 1}
 	BOOTS=
@@ -109,7 +115,7 @@ soak | boot-soak)
 *) die "usage: e2e.sh [soak|boot-soak]" ;;
 esac
 PASSES=${RFC_E2E_PASSES:-2}
-NPTS=${RFC_E2E_NPT:-1}
+NPTS=${RFC_E2E_NPT:-1 0}
 if [ "$mode" != e2e ]; then
 	[ -z "${RFC_PRIOR_KERNEL:-}" ] ||
 		info "RFC_PRIOR_KERNEL is not used by the soak (it boots the soak kernels)"
@@ -135,7 +141,9 @@ done
 case $L2 in flat | paging | paging-pde) ;; *) die "RFC_E2E_L2: '$L2' is not flat, paging or paging-pde" ;; esac
 L2_NPT1=${L2_NPT1:-$L2}
 for b in $BACKINGS; do
-	case $b in anon-4k | thp | hugetlb) ;; *) die "RFC_E2E_BACKINGS: unknown backing '$b' (anon-4k, thp, hugetlb)" ;; esac
+	case $b in anon-4k | thp | hugetlb | memfd | anon-4k+write | thp+write | hugetlb+write | memfd+write) ;;
+	*) die "RFC_E2E_BACKINGS: unknown backing '$b' (anon-4k, thp, hugetlb, memfd, each with or without +write)" ;;
+	esac
 done
 B=${RFC_E2E_DIR:-$BUILD/e2e}
 mkdir -p "$B" "$RESULTS"
@@ -175,7 +183,7 @@ for f in bios-256k.bin multiboot_dma.bin linuxboot_dma.bin kvmvapic.bin; do
 done
 # shellcheck disable=SC2086 # one word per backing
 # e2e/run's options after l2= (one word each, no spaces).
-opts="trace=$TRACE write=$WRITE${KHUGEPAGED:+ khugepaged=$KHUGEPAGED}"
+opts="trace=$TRACE write=$WRITE verify=$VERIFY${KHUGEPAGED:+ khugepaged=$KHUGEPAGED}"
 [ "$mode" != boot-soak ] || opts="$opts boots=$BOOTS"
 # shellcheck disable=SC2086 # one word per option
 "$TOP/scripts/mkinitramfs.sh" "$B/initramfs.cpio.gz" "$S" \
@@ -263,7 +271,9 @@ for npt in $NPTS; do
 		case $k in patched) kernel=$patched ;; prior) kernel=$prior ;; base) kernel=$base ;; esac
 		t0=$(date +%s)
 		rc=0
-		"$TOP/scripts/run-guest.sh" "$kernel" "$B/initramfs.cpio.gz" "$npt" \
+		# About 2 min a backing under TCG, a snapshot check included.
+		RFC_TIMEOUT=${RFC_TIMEOUT:-$((600 + 300 * $(echo "$BACKINGS" | wc -w)))} \
+			"$TOP/scripts/run-guest.sh" "$kernel" "$B/initramfs.cpio.gz" "$npt" \
 			"$log" 2>"$log.verdict" || rc=$?
 		if [ "$rc" -ne 0 ] || ! grep -aq '^E2E-DONE' "$log" || grep -aq '^E2E-ERROR' "$log"; then
 			info "$k kernel, npt=$npt: the end-to-end run did not finish cleanly (see $log)"

@@ -499,6 +499,14 @@ mutants_refused() {
 	[ ! -e "$RFC_BUILD/mutant" ]
 }
 
+# make e2e: an unknown backing, or +write on one, is refused before any
+# kernel is built or any guest boots.
+e2e_refuses_backing() {
+	fails env RFC_E2E_BACKINGS="thp nope+write" RFC_E2E_DIR="$W/e2e" "$S/e2e.sh" 2>"$W/err"
+	grep -q "RFC_E2E_BACKINGS: unknown backing 'nope+write'" "$W/err"
+	[ ! -e "$W/e2e" ]
+}
+
 # A message that moved is not new; a second copy of one is.
 sparse_compare() {
 	cat >"$W/base.log" <<-'EOL'
@@ -546,6 +554,7 @@ t "run-guest: a silent guest, evidence, killed" guest_silent
 t "sparse: moved message not new, repeated one is" sparse_compare
 t "bench, e2e: RFC_PRIOR_KERNEL unset, relative, missing" prior_kernel_knob
 t "mutants: unknown name and bad Catch: line refused, nothing built" mutants_refused
+t "e2e: an unknown backing refused, nothing built" e2e_refuses_backing
 
 report harness-test "$pass" "$fail"
 [ "$fail" -eq 0 ]

@@ -12,6 +12,10 @@
 #                                        an mm selftest)
 #   Catch: arm64 MODE TEST [ARGS...]    (arm64 guest kernel, run-guest.sh MODE)
 #   Catch: kunit ARCH FILTER            (scripts/kunit.sh ARCH FILTER)
+#   Catch: e2e NPT BACKING...           (scripts/e2e.sh on the mutant's x86_64
+#                                        guest kernel, kvm_amd.npt=NPT, those
+#                                        backings; caught when a snapshot
+#                                        differs from the guest's memory)
 #
 # Each mutant is applied to a worktree of the tree at its HEAD
 # (build/mutant/linux), which is built into build/mutant/ (guest-patched,
@@ -44,8 +48,8 @@ if [ $# -eq 0 ]; then
 fi
 for n; do
 	[ -f "$M/$n.diff" ] || die "no mutant '$n' ($M/$n.diff)"
-	grep -q '^Catch: \(guest [01] [^ ]\|arm64 [a-z0-9]* [^ ]\|kunit [a-z0-9_]* [^ ]\)' "$M/$n.diff" ||
-		die "$M/$n.diff: no 'Catch: guest NPT TEST', 'Catch: arm64 MODE TEST' or 'Catch: kunit ARCH FILTER' line"
+	grep -q '^Catch: \(guest [01] [^ ]\|arm64 [a-z0-9]* [^ ]\|kunit [a-z0-9_]* [^ ]\|e2e [01] [^ ]\)' "$M/$n.diff" ||
+		die "$M/$n.diff: no 'Catch: guest NPT TEST', 'Catch: arm64 MODE TEST', 'Catch: kunit ARCH FILTER' or 'Catch: e2e NPT BACKING...' line"
 done
 
 head=$(git -C "$TREE" rev-parse HEAD)
@@ -111,6 +115,24 @@ for n in "$@"; do
 			r=no
 		fi
 		count "$r" "$n: caught by KUnit $filter on $arch" ;;
+	e2e)
+		npt=$2
+		shift 2
+		kernel=$(RFC_TREE=$WT RFC_BUILD=$MB "$TOP/scripts/guest-kernel.sh" patched) || {
+			count no "$n: the guest kernel does not build"
+			continue
+		}
+		# The mutant's kernel as e2e's "prior" kernel, alone.
+		RFC_PRIOR_KERNEL=$kernel RFC_E2E_KERNELS=prior RFC_E2E_NPT=$npt \
+			RFC_E2E_BACKINGS="$*" RFC_E2E_DIR=$MB/e2e-$n RFC_RESULTS=$MB/e2e-$n \
+			"$TOP/scripts/e2e.sh" >"$log" 2>&1 || :
+		grep -a '^E2E-VERIFY' "$MB/e2e-$n/prior-npt$npt.log" 2>/dev/null | sed 's/^/    /'
+		if grep -aq '^E2E-VERIFY .* mismatched_pages=[1-9]' "$MB/e2e-$n/prior-npt$npt.log" 2>/dev/null; then
+			r=ok
+		else
+			r=no
+		fi
+		count "$r" "$n: caught by e2e's snapshot check ($*, npt=$npt)" ;;
 	esac
 done
 reset_wt

@@ -26,7 +26,8 @@ import rfc_guestlog
 import rfc_splat
 
 KERNELS = rfc_bench.KERNELS
-BACKINGS = ("anon-4k", "thp", "hugetlb")
+# The backings in the order of the report; "+write": snapwork writes.
+BACKINGS = tuple(b + w for w in ("", "+write") for b in ("anon-4k", "thp", "hugetlb", "memfd"))
 # Phases, each named by the mark that ends it, in order.
 PHASES = ("check", "protect", "resolve", "after")
 MARKS = ("before",) + PHASES
@@ -56,6 +57,10 @@ class Backing:
         self.passes: List[Dict[str, object]] = []        # snapwork pass lines
         self.region_pages = 0
         self.errors: List[str] = []
+        # The snapshot against the memory saved when it started
+        # (E2E-VERIFY: bytes, mismatched_pages, capped, first).
+        self.verify: Dict[str, str] = {}
+        self.verify_diffs: List[str] = []
 
 
 class Log:
@@ -132,6 +137,12 @@ def parse(lines: List[str], path: str = "?") -> Log:
                         "hist": [int(h, 16) for h in kv["hist"].split(",")]})
                 except ValueError:
                     pass    # a line cut short by the end of the run
+        elif line.startswith("E2E-VERIFY "):
+            kv = rfc_guestlog.parse_kv(line.split()[1:])
+            backing(kv).verify = kv
+        elif line.startswith("E2E-VERIFY-DIFF "):
+            kv = rfc_guestlog.parse_kv(line.split()[1:2])
+            backing(kv).verify_diffs.append(line.partition(" ")[2])
         elif line.startswith("E2E-END "):
             kv = rfc_guestlog.parse_kv(line.split()[1:])
             backing(kv).ok = kv.get("ok") == "1"
@@ -316,6 +327,27 @@ def snapshot_faults(rows: Dict[Tuple[str, str, str, str], Dict[str, object]], np
     return out
 
 
+def backing_order(names: Sequence[str]) -> List[str]:
+    """NAMES in the order of BACKINGS, any others after them."""
+    return ([b for b in BACKINGS if b in names] +
+            sorted(b for b in set(names) if b not in BACKINGS))
+
+
+def verify_cell(b: Optional[Backing]) -> str:
+    """The integrity check of one backing's snapshot, for the report."""
+    if b is None:
+        return "n/a"
+    v = b.verify
+    if not v:
+        return "not checked" if not b.errors else "no result (error)"
+    n = v.get("mismatched_pages", "?")
+    cell = "%s%s of %s pages differ" % (">=" if v.get("capped") == "1" else "",
+                                        n, int(v.get("bytes", "0")) // 4096)
+    if n != "0":
+        cell += " (first: %s)" % v.get("first", "?").replace(",", ", ")
+    return cell
+
+
 def main(argv: List[str]) -> int:
     if len(argv) < 3:
         sys.exit(__doc__)
@@ -374,9 +406,11 @@ def main(argv: List[str]) -> int:
     md.append("| outer guest | %s: `qemu-system-x86_64 %s` (TCG), L1 kernel = the kernel under test, KVM nested |"
               % (header.get("qemu", "?"), header.get("qemu_args", "?")))
     md.append("| nested QEMU | the same QEMU binary inside the outer guest: `-accel kvm -M pc -cpu host -smp 1`, "
-              "monitor on stdio (HMP), `migrate exec:cat>/dev/null` |")
+              "monitor on stdio (HMP), `migrate exec:cat>FILE`, the file checked against the memory "
+              "saved when the snapshot started |")
     md.append("| nested guest | `snapwork`: multiboot, paging off, reads one word per 4 KiB page "
-              "from 16 MiB to the top of its memory, in a loop |")
+              "from 16 MiB to the top of its memory, in a loop; \"+write\" backings: also "
+              "writes a stamp into every page in turn (`write spread`) |")
     md.append("| host | %s |" % header.get("host_cpu", "?"))
     md.append("| run | %s |" % header.get("args", "?"))
     md.append("")
@@ -416,7 +450,28 @@ def main(argv: List[str]) -> int:
                 for e in b.errors:
                     md.append("%s kernel, %s: error: %s" % (kernel, bk, e))
                     md.append("")
-        for bk in BACKINGS:
+        names = [bk for lg in per.values() for bk in lg.backings]
+        md.append("### The snapshots, page by page")
+        md.append("")
+        md.append("Each snapshot against the nested guest's memory saved (`pmemsave`) while it "
+                  "was stopped just before `migrate`: the snapshot file loaded into a fresh "
+                  "QEMU (`-incoming`) and its memory saved the same way, compared byte by byte. "
+                  "\"+write\": snapwork writes a new stamp into every page in turn while the "
+                  "snapshot runs (`write spread`).")
+        md.append("")
+        md.append(rfc_bench.md_row(["backing"] + list(kernels)))
+        md.append(rfc_bench.md_row(["---"] + ["---"] * len(kernels)))
+        for bk in backing_order(names):
+            md.append(rfc_bench.md_row([bk] + [verify_cell(per[k].backings.get(bk) if k in per else None)
+                                              for k in kernels]))
+        md.append("")
+        for kernel in kernels:
+            for bk, b in (per[kernel].backings.items() if kernel in per else []):
+                for d in b.verify_diffs:
+                    md.append("- %s kernel: `%s`" % (kernel, d))
+        if md[-1] != "":
+            md.append("")
+        for bk in backing_order(names):
             bs = {k: per[k].backings.get(bk) for k in kernels if k in per}
             if not any(bs.values()):
                 continue
@@ -487,7 +542,8 @@ def plot(logs: Dict[str, Dict[str, Log]], rows: Dict[Tuple[str, str, str, str], 
         return
     npt = sorted(logs, reverse=True)[0]
     per = logs[npt]
-    bks = [bk for bk in BACKINGS if any(bk in lg.backings for lg in per.values())]
+    bks = [bk for bk in backing_order([b for lg in per.values() for b in lg.backings])
+           if "+" not in bk]
     if not bks:
         return
     fig, axes = plt.subplots(2, len(bks), figsize=(5.5 * len(bks), 8), squeeze=False)
