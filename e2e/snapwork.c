@@ -59,10 +59,8 @@
  * whose index from 16 MiB is N modulo 8 (SPREAD) to N, and checks that
  * every page holds the stamp of the last pass that wrote it.  So every
  * page, and every 4 KiB piece of a THP, is written once in any 8 passes,
- * each write changes the page, and a snapshot that runs a few passes
- * sees pages written before QEMU saved them and pages it saved before
- * they were written.  A write that the snapshot missed leaves a page
- * different from the memory saved when the snapshot started.
+ * and each write changes the page: a write that a snapshot missed leaves
+ * the page different from the memory saved when the snapshot started.
  *
  * Everything runs in ring 0: under TCG's
  * nested SVM, QEMU 7.2 aborts ("invalid tss type") on an interrupt from

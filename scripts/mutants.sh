@@ -15,7 +15,9 @@
 #   Catch: e2e NPT BACKING...           (scripts/e2e.sh on the mutant's x86_64
 #                                        guest kernel, kvm_amd.npt=NPT, those
 #                                        backings; caught when a snapshot
-#                                        differs from the guest's memory)
+#                                        holds a guest write made after it
+#                                        started: a page whose snapwork
+#                                        stamp differs from the reference)
 #
 # Each mutant is applied to a worktree of the tree at its HEAD
 # (build/mutant/linux), which is built into build/mutant/ (guest-patched,
@@ -127,7 +129,9 @@ for n in "$@"; do
 			RFC_E2E_BACKINGS="$*" RFC_E2E_DIR=$MB/e2e-$n RFC_RESULTS=$MB/e2e-$n \
 			"$TOP/scripts/e2e.sh" >"$log" 2>&1 || :
 		grep -a '^E2E-VERIFY' "$MB/e2e-$n/prior-npt$npt.log" 2>/dev/null | sed 's/^/    /'
-		if grep -aq '^E2E-VERIFY .* mismatched_pages=[1-9]' "$MB/e2e-$n/prior-npt$npt.log" 2>/dev/null; then
+		# A torn snapshot: pages whose snapwork stamp (a guest write)
+		# differs from the memory saved when the snapshot started.
+		if grep -aq '^E2E-VERIFY .* stamp_pages=[1-9]' "$MB/e2e-$n/prior-npt$npt.log" 2>/dev/null; then
 			r=ok
 		else
 			r=no

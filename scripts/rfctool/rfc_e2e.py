@@ -266,8 +266,10 @@ METRICS = (
 PHASE_TEXT = {
     "check": "`migrate_set_capability background-snapshot on`: QEMU registers all guest "
              "memory with a userfaultfd in write-protect mode and unregisters it",
-    "protect": "`migrate` throttled to 4 KiB/s: QEMU write-protects all guest memory "
-               "(UFFDIO_WRITEPROTECT); zero pages below 16 MiB go out, guest pages hardly",
+    "protect": "`migrate`: QEMU write-protects all guest memory (UFFDIO_WRITEPROTECT); "
+               "then max-bandwidth 4K (QEMU lifts the limit when the snapshot starts, so "
+               "e2e/run sets it again once memory is write-protected): little is saved "
+               "but what the guest writes",
     "resolve": "`max-bandwidth` raised: QEMU saves and resolves (un-write-protects) page by "
                "page, then, at the end, resolves and unregisters all guest memory at once",
     "after": "passes after the snapshot completed",
@@ -341,10 +343,11 @@ def verify_cell(b: Optional[Backing]) -> str:
     if not v:
         return "not checked" if not b.errors else "no result (error)"
     n = v.get("mismatched_pages", "?")
-    cell = "%s%s of %s pages differ" % (">=" if v.get("capped") == "1" else "",
-                                        n, int(v.get("bytes", "0")) // 4096)
+    low = ">=" if v.get("capped") == "1" else ""
+    cell = "%s%s of %s pages differ" % (low, n, int(v.get("bytes", "0")) // 4096)
     if n != "0":
-        cell += " (first: %s)" % v.get("first", "?").replace(",", ", ")
+        cell += ", %s%s of them in a guest-written stamp (first: %s)" % (
+            low, v.get("stamp_pages", "?"), v.get("first", "?").replace(",", ", "))
     return cell
 
 

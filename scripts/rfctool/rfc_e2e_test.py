@@ -112,12 +112,13 @@ class E2ETest(unittest.TestCase):
             lines = f.read().splitlines()
         end = max(i for i, ln in enumerate(lines) if ln.startswith("E2E-END "))
         clean = lines[:end] + [
-            "E2E-VERIFY backing=anon-4k bytes=134217728 mismatched_pages=0 capped=0 first=-"
+            "E2E-VERIFY backing=anon-4k bytes=134217728 mismatched_pages=0 stamp_pages=0 "
+            "capped=0 first=-"
         ] + lines[end:]
         torn = lines[:end] + [
-            "E2E-VERIFY backing=anon-4k bytes=134217728 mismatched_pages=2 capped=0 "
-            "first=0x1000000,0x1004000",
-            "E2E-VERIFY-DIFF backing=anon-4k page=0x1000000 bytes=1: "
+            "E2E-VERIFY backing=anon-4k bytes=134217728 mismatched_pages=2 stamp_pages=1 "
+            "capped=0 first=0x1000000,0x1004000",
+            "E2E-VERIFY-DIFF backing=anon-4k page=0x1000000 bytes=1 at=0x1000000: "
             "ref= 01000000 00000004 00000000 00000000 snap= 01000000 00000008 00000000 00000000",
             "E2E-ERROR backing=anon-4k: verify: the snapshot differs from the guest's "
             "memory when it started",
@@ -126,7 +127,8 @@ class E2ETest(unittest.TestCase):
         self.assertEqual(b.verify["mismatched_pages"], "2")
         self.assertEqual(len(b.verify_diffs), 1)
         self.assertEqual(rfc_e2e.verify_cell(b),
-                         "2 of 32768 pages differ (first: 0x1000000, 0x1004000)")
+                         "2 of 32768 pages differ, 1 of them in a guest-written stamp "
+                         "(first: 0x1000000, 0x1004000)")
         self.assertEqual(rfc_e2e.verify_cell(rfc_e2e.parse(clean).backings["anon-4k"]),
                          "0 of 32768 pages differ")
         self.assertEqual(rfc_e2e.verify_cell(self.base.backings["anon-4k"]), "not checked")
@@ -138,9 +140,10 @@ class E2ETest(unittest.TestCase):
                 with open(os.path.join(d, name + ".log"), "w") as f:
                     f.write("\n".join(ls) + "\n")
             md = self.report(*paths)
-        self.assertIn("| anon-4k | 0 of 32768 pages differ | 2 of 32768 pages differ "
-                      "(first: 0x1000000, 0x1004000) |", md)
-        self.assertIn("- patched kernel: `backing=anon-4k page=0x1000000 bytes=1:", md)
+        self.assertIn("| anon-4k | 0 of 32768 pages differ | 2 of 32768 pages differ, 1 of "
+                      "them in a guest-written stamp (first: 0x1000000, 0x1004000) |", md)
+        self.assertIn("- patched kernel: `backing=anon-4k page=0x1000000 bytes=1 at=0x1000000:",
+                      md)
 
     def test_backing_order(self) -> None:
         self.assertEqual(rfc_e2e.backing_order(["thp+write", "memfd", "anon-4k", "x"]),
