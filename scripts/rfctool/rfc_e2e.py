@@ -267,9 +267,9 @@ PHASE_TEXT = {
     "check": "`migrate_set_capability background-snapshot on`: QEMU registers all guest "
              "memory with a userfaultfd in write-protect mode and unregisters it",
     "protect": "`migrate`: QEMU write-protects all guest memory (UFFDIO_WRITEPROTECT); "
-               "then max-bandwidth 4K, 4M on hugetlb (QEMU lifts the limit when the snapshot "
-               "starts, so e2e/run sets it again once memory is write-protected): little is "
-               "saved but what the guest writes",
+               "then max-bandwidth 4K, 4M on hugetlb and for a writing guest (QEMU lifts the "
+               "limit when the snapshot starts, so e2e/run sets it again once memory is "
+               "write-protected): QEMU saves what the guest writes, and little or some more",
     "resolve": "`max-bandwidth` raised: QEMU saves and resolves (un-write-protects) page by "
                "page, then, at the end, resolves and unregisters all guest memory at once",
     "after": "passes after the snapshot completed",
