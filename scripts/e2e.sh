@@ -128,10 +128,11 @@ RESULTS=${RFC_RESULTS:-$TOP/results}
 case $MEM_MB in '' | *[!0-9]*) die "RFC_E2E_MEM_MB must be a number of MiB" ;; esac
 [ "$MEM_MB" -ge 64 ] && [ "$MEM_MB" -le 1024 ] && [ $((MEM_MB % 2)) -eq 0 ] ||
 	die "RFC_E2E_MEM_MB must be even and 64..1024 (2 MiB pages, and room in the 4 GiB outer guest)"
-# The snapshot check holds the reference, the snapshot, a second QEMU's
-# memory and its copy in the outer guest's RAM besides the nested guest.
+# The snapshot check holds the reference and the snapshot, then the
+# reference, a second QEMU's memory and its copy, in the outer guest's
+# RAM besides the nested guest.
 [ "$VERIFY" = 0 ] || [ "$MEM_MB" -le 512 ] ||
-	die "RFC_E2E_MEM_MB must be 512 or less for make e2e: its snapshot check keeps four copies of guest memory in the 4 GiB outer guest"
+	die "RFC_E2E_MEM_MB must be 512 or less for make e2e: its snapshot check keeps up to three copies of guest memory besides the guest's own in the 4 GiB outer guest"
 case $PASSES in '' | *[!0-9]* | 0) die "RFC_E2E_PASSES must be a positive number" ;; esac
 case $WRITE in 0 | 1) ;; *) die "RFC_E2E_WRITE: '$WRITE' is not 0 or 1" ;; esac
 case $KHUGEPAGED in *[!0-9]*) die "RFC_E2E_KHUGEPAGED_MS: '$KHUGEPAGED' is not a number of milliseconds" ;; esac
@@ -275,7 +276,7 @@ for npt in $NPTS; do
 		case $k in patched) kernel=$patched ;; prior) kernel=$prior ;; base) kernel=$base ;; esac
 		t0=$(date +%s)
 		rc=0
-		# 2-3 min a backing under TCG, a snapshot check included.
+		# 2-4 min a backing under TCG, a snapshot check included.
 		RFC_TIMEOUT=${RFC_TIMEOUT:-$((600 + 300 * $(echo "$BACKINGS" | wc -w)))} \
 			"$TOP/scripts/run-guest.sh" "$kernel" "$B/initramfs.cpio.gz" "$npt" \
 			"$log" 2>"$log.verdict" || rc=$?
