@@ -62,6 +62,23 @@
  * and each write changes the page: a write that a snapshot missed leaves
  * the page different from the memory saved when the snapshot started.
  *
+ * read64, write64, rand-set (one of them, "-append 'flat write64'"): the
+ * three guest patterns of v1's table, after stress-ng's vm methods of
+ * those names, one 4 KiB page at a time (faults are per page; under TCG a
+ * whole page per access would only slow the guest down).  After pass 0
+ * (which writes every page's address, as always), read64 reads word 0 of
+ * every page in order and checks it; write64 writes the pass number into
+ * word 1 of every page in order, and reads nothing; rand-set visits every
+ * page once per pass in a pseudo-random order (a different one each
+ * pass), checks that word 1 holds the value that the previous pass wrote
+ * and writes a new pseudo-random value.  In these modes a paced
+ * read-latency probe runs beside the pattern: whenever PROBE_CYCLES TSC
+ * cycles have passed since the last probe, it reads word 0 of the next
+ * page of its own walk through the region (a stride of 7919 pages) and
+ * times that one read; each pass line then ends with " probe=I:N,..." in
+ * hex, N probes in bucket I of a finer histogram (probe_bucket(): 8
+ * buckets per power of two).  The first line says " pattern=P".
+ *
  * Everything runs in ring 0: under TCG's
  * nested SVM, QEMU 7.2 aborts ("invalid tss type") on an interrupt from
  * ring 3 of a 32-bit guest once KVM has handed the TR back busy (as
@@ -167,6 +184,9 @@ static void halt(void)
  */
 static u32 region_lo, region_hi, mem_hi;
 static int write_mode, spread_mode;
+/* The guest pattern, if any (read64, write64, rand-set above). */
+enum { PAT_NONE, PAT_READ64, PAT_WRITE64, PAT_RANDSET };
+static int pattern;
 /* Pages of the zero region that pass 0 found non-zero, and cleared. */
 static u32 zero_cleared;
 
@@ -249,27 +269,130 @@ static void zero_page(volatile u32 *p, u32 pass)
 		*p = (u32)p;
 }
 
+/*
+ * The paced probe: one timed read every PROBE_CYCLES.  probe_bucket(): d
+ * below 8 cycles is its own bucket; above, 8 buckets per power of two:
+ * bucket 8 * (m - 2) + s holds [(8 + s) << (m - 3), (9 + s) << (m - 3)),
+ * m the highest bit of d; the last one also everything from 2^32 up.
+ */
+#define PROBE_CYCLES	(1u << 15)
+#define PROBE_BUCKETS	240
+#define PROBE_STRIDE	7919u
+
+static u32 probe_hist[PROBE_BUCKETS];
+static u32 probe_page;
+static u64 probe_next;
+
+static unsigned int probe_bucket(u64 d)
+{
+	u32 x = (u32)d;
+	unsigned int m;
+
+	if (d >> 32)
+		return PROBE_BUCKETS - 1;
+	if (x < 8)
+		return x;
+	m = 31 - __builtin_clz(x);
+	return 8 * (m - 2) + ((x >> (m - 3)) & 7);
+}
+
+/* A probe read if one is due at TSC now. */
+static void probe(u64 now)
+{
+	u32 pages = (region_hi - region_lo) / PAGE;
+	volatile u32 *p;
+	u64 t0, t1;
+	u32 v;
+
+	if (now < probe_next)
+		return;
+	probe_page = (probe_page + PROBE_STRIDE) % pages;
+	p = (volatile u32 *)(region_lo + probe_page * PAGE);
+	t0 = rdtsc();
+	v = *p;
+	t1 = rdtsc();
+	/* Pass 0 writes the words that the probe checks. */
+	if (filled && v != (u32)p)
+		bad_word("probe va=", (u32)p, v);
+	probe_hist[probe_bucket(t1 - t0)]++;
+	probe_next = t1 + PROBE_CYCLES;
+}
+
+/* rand-set: the value that pass N writes into page i (a 32-bit hash). */
+static u32 randset_value(u32 i, u32 pass)
+{
+	u32 x = i * 0x9e3779b1u ^ (pass + 1) * 0x85ebca6bu;
+
+	x ^= x >> 16;
+	x *= 0x7feb352du;
+	x ^= x >> 15;
+	x *= 0x846ca68bu;
+	x ^= x >> 16;
+	return x;
+}
+
+/*
+ * rand-set's order: x -> (5 x + c) mod 2^k, c odd, visits every x below
+ * 2^k once (a full-period LCG); the values from the page count up are
+ * skipped.  c changes with the pass, and so does the order.
+ */
+static u32 randset_next(u32 x, u32 mask, u32 pass)
+{
+	return (5 * x + 2 * pass + 1) & mask;
+}
+
+/* One page's access in a pattern mode (after pass 0): its first word. */
+static u32 pattern_access(volatile u32 *p, u32 i, u32 pass)
+{
+	u32 v;
+
+	switch (pattern) {
+	case PAT_WRITE64:
+		p[1] = pass;
+		return (u32)p;
+	case PAT_RANDSET:
+		v = p[1];
+		if (v != randset_value(i, pass - 1))
+			bad_word("rand-set va=", (u32)&p[1], v);
+		p[1] = randset_value(i, pass);
+		return *p;
+	default:
+		return *p;
+	}
+}
+
 /* The loop: paging off (flat), or paging on with the timer (paging). */
 static void snapwork_loop(void)
 {
 	volatile u32 *p;
 	u32 pass, slow, i, v;
+	u32 pages = (region_hi - region_lo) / PAGE, mask = 1, n, x;
 	u64 t0, t1, start, max;
 
+	while (mask < pages)
+		mask <<= 1;
+	mask--;
 	for (pass = 0; ; pass++) {
 		slow = 0;
 		max = 0;
 		for (i = 0; i < HIST_BUCKETS; i++)
 			hist[i] = 0;
+		for (i = 0; i < PROBE_BUCKETS; i++)
+			probe_hist[i] = 0;
 		start = rdtsc();
-		for (p = (u32 *)region_lo; (u32)p < mem_hi; p += PAGE / sizeof(u32)) {
+		x = 0;
+		for (n = 0, p = (volatile u32 *)region_lo; (u32)p < mem_hi; n++) {
 			t0 = rdtsc();
 			if ((u32)p >= region_hi) {
 				zero_page(p, pass);
 				v = (u32)p;
 			} else if (!pass) {
 				*p = (u32)p;
+				if (pattern == PAT_RANDSET)
+					p[1] = randset_value(x, 0);
 				v = (u32)p;
+			} else if (pattern) {
+				v = pattern_access(p, x, pass);
 			} else {
 				v = *p;
 			}
@@ -284,6 +407,19 @@ static void snapwork_loop(void)
 				slow++;
 			if (t1 > max)
 				max = t1;
+			if (pattern)
+				probe(t0 + t1);
+			if (pattern == PAT_RANDSET && pass) {
+				/* The next page of this pass's order. */
+				if (n + 1 == pages)
+					break;
+				do {
+					x = randset_next(x, mask, pass);
+				} while (x >= pages);
+			} else {
+				x++;
+			}
+			p = (volatile u32 *)(region_lo + x * PAGE);
 		}
 		filled = 1;
 		t1 = rdtsc();
@@ -303,8 +439,22 @@ static void snapwork_loop(void)
 		puts(" hist=");
 		for (i = 0; i < HIST_BUCKETS; i++) {
 			puthex(hist[i]);
-			puts(i + 1 < HIST_BUCKETS ? "," : "\n");
+			puts(i + 1 < HIST_BUCKETS ? "," : "");
 		}
+		if (pattern) {
+			puts(" probe=");
+			for (i = 0, n = 0; i < PROBE_BUCKETS; i++) {
+				if (!probe_hist[i])
+					continue;
+				puts(n++ ? "," : "");
+				puthex(i);
+				puts(":");
+				puthex(probe_hist[i]);
+			}
+			if (!n)
+				puts("-");
+		}
+		puts("\n");
 	}
 }
 
@@ -520,6 +670,12 @@ void snapwork_main(u32 magic, struct mb_info *mbi)
 		write_mode = has_word((const char *)mbi->cmdline, "write");
 		spread_mode = write_mode &&
 			has_word((const char *)mbi->cmdline, "spread");
+		if (has_word((const char *)mbi->cmdline, "read64"))
+			pattern = PAT_READ64;
+		else if (has_word((const char *)mbi->cmdline, "write64"))
+			pattern = PAT_WRITE64;
+		else if (has_word((const char *)mbi->cmdline, "rand-set"))
+			pattern = PAT_RANDSET;
 	} else {
 		paging = 0;
 	}
@@ -544,7 +700,14 @@ void snapwork_main(u32 magic, struct mb_info *mbi)
 		if (spread_mode)
 			puts(" spread=1");
 	}
+	if (pattern)
+		puts(pattern == PAT_READ64 ? " pattern=read64" :
+		     pattern == PAT_WRITE64 ? " pattern=write64" : " pattern=rand-set");
 	puts("\n");
+	if (pattern && write_mode) {
+		puts("SNAPWORK error=a-pattern-and-write-mode\n");
+		return;
+	}
 	if (!paging) {
 		snapwork_loop();
 		return;

@@ -71,16 +71,23 @@
 need qemu-system-x86_64 busybox cpio gzip file python3 gcc ld ldd
 
 mode=${1:-e2e}
+soak=0
 case $mode in
-e2e)
+e2e | patterns)
 	MEM_MB=${RFC_E2E_MEM_MB:-128}
-	BACKINGS=${RFC_E2E_BACKINGS:-anon-4k thp hugetlb memfd anon-4k+write thp+write hugetlb+write memfd+write}
+	if [ "$mode" = patterns ]; then
+		BACKINGS=${RFC_E2E_BACKINGS:-anon-4k+read64 anon-4k+write64 anon-4k+rand-set}
+		NPTS=${RFC_E2E_NPT:-1}
+	else
+		BACKINGS=${RFC_E2E_BACKINGS:-anon-4k thp hugetlb memfd anon-4k+write thp+write hugetlb+write memfd+write}
+	fi
 	L2=${RFC_E2E_L2:-flat}
 	WRITE=${RFC_E2E_WRITE:-0}
 	KHUGEPAGED=${RFC_E2E_KHUGEPAGED_MS:-}
 	VERIFY=1
 	TRACE=1 ;;
 soak | boot-soak)
+	soak=1
 	MEM_MB=${RFC_E2E_MEM_MB:-384}
 	BACKINGS=${RFC_E2E_BACKINGS:-thp}
 	WRITE=${RFC_E2E_WRITE:-1}
@@ -112,11 +119,11 @@ soak | boot-soak)
 	for t in $SOAK_TCG; do
 		case $t in single | multi) ;; *) die "RFC_SOAK_TCG: '$t' is not single or multi" ;; esac
 	done ;;
-*) die "usage: e2e.sh [soak|boot-soak]" ;;
+*) die "usage: e2e.sh [patterns|soak|boot-soak]" ;;
 esac
 PASSES=${RFC_E2E_PASSES:-2}
-NPTS=${RFC_E2E_NPT:-1 0}
-if [ "$mode" != e2e ]; then
+NPTS=${NPTS:-${RFC_E2E_NPT:-1 0}}
+if [ "$soak" = 1 ]; then
 	[ -z "${RFC_PRIOR_KERNEL:-}" ] ||
 		info "RFC_PRIOR_KERNEL is not used by the soak (it boots the soak kernels)"
 	prior=
@@ -146,15 +153,24 @@ done
 case $L2 in flat | paging | paging-pde) ;; *) die "RFC_E2E_L2: '$L2' is not flat, paging or paging-pde" ;; esac
 L2_NPT1=${L2_NPT1:-$L2}
 for b in $BACKINGS; do
-	case $b in anon-4k | thp | hugetlb | memfd | anon-4k+write | thp+write | hugetlb+write | memfd+write) ;;
-	*) die "RFC_E2E_BACKINGS: unknown backing '$b' (anon-4k, thp, hugetlb, memfd, each with or without +write)" ;;
+	case $b in
+	anon-4k | thp | hugetlb | memfd) ;;
+	anon-4k+* | thp+* | hugetlb+* | memfd+*)
+		case ${b#*+} in
+		write) ;;
+		read64 | write64 | rand-set)
+			[ "$WRITE" = 0 ] || die "RFC_E2E_BACKINGS: $b is a guest pattern, which RFC_E2E_WRITE=1 does not go with" ;;
+		*) die "RFC_E2E_BACKINGS: unknown backing '$b' (its pattern: +write, +read64, +write64 or +rand-set)" ;;
+		esac ;;
+	*) die "RFC_E2E_BACKINGS: unknown backing '$b' (anon-4k, thp, hugetlb, memfd, each alone or with +write, +read64, +write64 or +rand-set)" ;;
 	esac
 done
 B=${RFC_E2E_DIR:-$BUILD/e2e}
+[ "$mode" != patterns ] || B=${RFC_E2E_DIR:-$BUILD/e2e-patterns}
 mkdir -p "$B" "$RESULTS"
 start=$(date +%s)
 
-if [ "$mode" != e2e ]; then
+if [ "$soak" = 1 ]; then
 	guest_kernels -soak
 else
 	guest_kernels "" "$KERNELS"
@@ -210,7 +226,7 @@ l2args="l2=$L2"
 report_header "$B/header.txt" "args=mem_mb=$MEM_MB passes=$PASSES $l2args trace=$TRACE write=$WRITE khugepaged_ms=${KHUGEPAGED:-default}${BOOTS:+ boots=$BOOTS} backings=$BACKINGS" \
 	${prior:+"prior_kernel=$prior"}
 
-if [ "$mode" != e2e ]; then
+if [ "$soak" = 1 ]; then
 	L=$B/$mode
 	mkdir -p "$L"
 	rm -f "$L/"*.log "$L/"*.verdict
@@ -293,6 +309,14 @@ for npt in $NPTS; do
 	done
 done
 
+if [ "$mode" = patterns ]; then
+	# shellcheck disable=SC2086 # one word per log
+	rfctool e2e-patterns "$B/header.txt" "$RESULTS/e2e-patterns.md" $logs || fail=$((fail + 1))
+	info "wrote $RESULTS/e2e-patterns.md in $(($(date +%s) - start))s"
+	report e2e-patterns "$pass" "$fail"
+	[ "$fail" -eq 0 ]
+	exit
+fi
 py=$(plot_python)
 # shellcheck disable=SC2086 # one word per log
 "$py" "$RFCTOOL" e2e "$B/header.txt" "$RESULTS" $logs || fail=$((fail + 1))

@@ -61,6 +61,8 @@ class Backing:
         # (E2E-VERIFY: bytes, mismatched_pages, capped, first).
         self.verify: Dict[str, str] = {}
         self.verify_diffs: List[str] = []
+        # Userfaults and KVM faults over the snapshot (E2E-UFFD).
+        self.uffd: Dict[str, int] = {}
 
 
 class Log:
@@ -131,12 +133,20 @@ def parse(lines: List[str], path: str = "?") -> Log:
                 b.region_pages = int(kv["pages"], 16)
             elif "pass" in kv and "hist" in kv:
                 try:
-                    b.passes.append({
+                    rec: Dict[str, object] = {
                         "pass": int(kv["pass"], 16), "tsc": int(kv["tsc"], 16),
                         "slow": int(kv["slow"], 16), "max": int(kv["max"], 16),
-                        "hist": [int(h, 16) for h in kv["hist"].split(",")]})
+                        "hist": [int(h, 16) for h in kv["hist"].split(",")]}
+                    if "probe" in kv:
+                        rec["probe"] = {int(i, 16): int(n, 16) for i, _, n in
+                                        (e.partition(":") for e in kv["probe"].split(",")
+                                         if e != "-")}
+                    b.passes.append(rec)
                 except ValueError:
                     pass    # a line cut short by the end of the run
+        elif line.startswith("E2E-UFFD "):
+            kv = rfc_guestlog.parse_kv(line.split()[1:])
+            backing(kv).uffd = {k: int(v) for k, v in kv.items() if k != "backing"}
         elif line.startswith("E2E-VERIFY "):
             kv = rfc_guestlog.parse_kv(line.split()[1:])
             backing(kv).verify = kv

@@ -14,6 +14,8 @@
     rfctool.py bench HEADER OUTDIR KERNEL:NPT=LOG...     (bench.sh)
     rfctool.py regress HEADER OUT.md KERNEL:RUN=LOG...   (regress.sh)
     rfctool.py e2e HEADER OUTDIR KERNEL:NPT=LOG...       (e2e.sh)
+    rfctool.py e2e-patterns HEADER OUT.md KERNEL:NPT=LOG...
+                                   (e2e.sh patterns)
     rfctool.py e2e-soak HEADER OUT.md KERNEL:rR-nptN-TCG=LOG...  (e2e.sh soak)
     rfctool.py e2e-boot-soak HEADER OUT.md KERNEL:rR-nptN-TCG=LOG...
                                    (e2e.sh boot-soak)
@@ -114,6 +116,11 @@ def cmd_e2e(args: List[str]) -> int:
     return rfc_e2e.main(args)
 
 
+def cmd_e2e_patterns(args: List[str]) -> int:
+    import rfc_patterns
+    return rfc_patterns.main(args)
+
+
 def cmd_e2e_soak(args: List[str]) -> int:
     import rfc_e2e
     return rfc_e2e.soak_main(args)
@@ -136,7 +143,8 @@ def cmd_regress(args: List[str]) -> int:
 
 COMMANDS = {"guest": cmd_guest, "splat": cmd_splat, "kunit": cmd_kunit,
             "counts": cmd_counts, "audit": cmd_audit, "bench": cmd_bench,
-            "regress": cmd_regress, "e2e": cmd_e2e, "e2e-soak": cmd_e2e_soak,
+            "regress": cmd_regress, "e2e": cmd_e2e, "e2e-patterns": cmd_e2e_patterns,
+            "e2e-soak": cmd_e2e_soak,
             "e2e-boot-soak": cmd_e2e_boot_soak,
             "watchdog": cmd_watchdog}
 
