@@ -57,8 +57,8 @@
 #: RFC_BOOT_SOAK_BOOTS e2e-boot-soak: nested boots per outer boot (default 100)
 #: RFC_E2E_MEM_MB     e2e: memory of the nested guest in MiB (default 128)
 #: RFC_E2E_PASSES     e2e: nested guest passes per phase (default 2)
-#: RFC_E2E_BACKINGS   e2e: backings, each anon-4k, thp, hugetlb or memfd, with "+write" for snapwork's write and spread modes (default "anon-4k thp hugetlb memfd anon-4k+write thp+write hugetlb+write memfd+write")
-#: RFC_E2E_NPT        e2e: which kvm_amd.npt runs (default "1 0")
+#: RFC_E2E_BACKINGS   e2e: backings, each anon-4k, thp, hugetlb, hugetlb1g (1 GiB pages: RFC_E2E_MEM_MB=1024) or memfd, with "+write" for snapwork's write and spread modes, or a guest pattern (e2e-patterns: +read64, +write64, +rand-set) (default "anon-4k thp hugetlb memfd anon-4k+write thp+write hugetlb+write memfd+write"; e2e-patterns: "anon-4k+read64 anon-4k+write64 anon-4k+rand-set")
+#: RFC_E2E_NPT        e2e: which kvm_amd.npt runs (default "1 0"; e2e-patterns: "1")
 #: RFC_E2E_KERNELS    e2e: which guest kernels, built and booted in the order given: base,
 #:                    prior (needs RFC_PRIOR_KERNEL), patched (default "base
 #:                    patched"; "base prior patched" with RFC_PRIOR_KERNEL)
@@ -137,9 +137,9 @@ case $MEM_MB in '' | *[!0-9]*) die "RFC_E2E_MEM_MB must be a number of MiB" ;; e
 	die "RFC_E2E_MEM_MB must be even and 64..1024 (2 MiB pages, and room in the 4 GiB outer guest)"
 # The snapshot check holds the reference and the snapshot, then the
 # reference, a second QEMU's memory and its copy, in the outer guest's
-# RAM besides the nested guest.
-[ "$VERIFY" = 0 ] || [ "$MEM_MB" -le 512 ] ||
-	die "RFC_E2E_MEM_MB must be 512 or less for make e2e: its snapshot check keeps up to three copies of guest memory besides the guest's own in the 4 GiB outer guest"
+# RAM besides the nested guest: up to 512 MiB in a 4 GiB outer guest, a
+# 7 GiB one above that.
+[ "$VERIFY" = 0 ] || [ "$MEM_MB" -le 512 ] || export RFC_GUEST_MEM=7
 case $PASSES in '' | *[!0-9]* | 0) die "RFC_E2E_PASSES must be a positive number" ;; esac
 case $WRITE in 0 | 1) ;; *) die "RFC_E2E_WRITE: '$WRITE' is not 0 or 1" ;; esac
 case $KHUGEPAGED in *[!0-9]*) die "RFC_E2E_KHUGEPAGED_MS: '$KHUGEPAGED' is not a number of milliseconds" ;; esac
@@ -154,15 +154,20 @@ case $L2 in flat | paging | paging-pde) ;; *) die "RFC_E2E_L2: '$L2' is not flat
 L2_NPT1=${L2_NPT1:-$L2}
 for b in $BACKINGS; do
 	case $b in
-	anon-4k | thp | hugetlb | memfd) ;;
-	anon-4k+* | thp+* | hugetlb+* | memfd+*)
+	hugetlb1g | hugetlb1g+*)
+		[ "$MEM_MB" = 1024 ] ||
+			die "RFC_E2E_BACKINGS: $b needs RFC_E2E_MEM_MB=1024 (one 1 GiB page), not $MEM_MB" ;;
+	esac
+	case $b in
+	anon-4k | thp | hugetlb | hugetlb1g | memfd) ;;
+	anon-4k+* | thp+* | hugetlb+* | hugetlb1g+* | memfd+*)
 		case ${b#*+} in
 		write) ;;
 		read64 | write64 | rand-set)
 			[ "$WRITE" = 0 ] || die "RFC_E2E_BACKINGS: $b is a guest pattern, which RFC_E2E_WRITE=1 does not go with" ;;
 		*) die "RFC_E2E_BACKINGS: unknown backing '$b' (its pattern: +write, +read64, +write64 or +rand-set)" ;;
 		esac ;;
-	*) die "RFC_E2E_BACKINGS: unknown backing '$b' (anon-4k, thp, hugetlb, memfd, each alone or with +write, +read64, +write64 or +rand-set)" ;;
+	*) die "RFC_E2E_BACKINGS: unknown backing '$b' (anon-4k, thp, hugetlb, hugetlb1g, memfd, each alone or with +write, +read64, +write64 or +rand-set)" ;;
 	esac
 done
 B=${RFC_E2E_DIR:-$BUILD/e2e}

@@ -9,7 +9,7 @@
 # qemu-system-x86_64.
 
 . "$(dirname "$0")/lib.sh"
-need git tar xz sha256sum
+need git tar xz sha256sum busybox
 
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT INT TERM
@@ -507,6 +507,57 @@ e2e_refuses_backing() {
 	[ ! -e "$W/e2e" ]
 }
 
+# e2e/run's trace_report, run as the outer guest runs it (busybox sh and
+# awk): a synthetic trace of one snapshot.  The userfault's page is the
+# one written before QEMU saved it; KVM's faults are split by segment
+# and by page (at it, other pages from 16 MiB up, below 16 MiB), and
+# QEMU's UFFDIO_WRITEPROTECT calls are timed by task, a thread name with
+# a space included.
+e2e_trace_report() {
+	mkdir -p "$W/tr/per_cpu/cpu0"
+	echo 'overrun: 0' >"$W/tr/per_cpu/cpu0/stats"
+	cat >"$W/tr/trace" <<-'EOL'
+	# tracer: nop
+	 qemu-system-x86-100 [000] ..... 10.000000: tracing_mark_write: E2E mark=before
+	 qemu-system-x86-100 [000] ..... 11.000000: tracing_mark_write: E2E mark=check
+	 live_migration-120 [001] ..... 11.100000: uffdio: (userfaultfd_ioctl+0x0/0x100) cmd=0xc018aa06 len=0x8000000 mode=0x1
+	 CPU 0/KVM-130 [001] ..... 11.200000: uffdio: (userfaultfd_ioctl+0x0/0x100) cmd=0xc018aa06 len=0x80000000 mode=0x0
+	 live_migration-120 [001] ..... 11.300000: uffdio_ret: (do_vfs_ioctl+0x10/0x20 <- userfaultfd_ioctl) ret=0x0
+	 CPU 0/KVM-130 [001] ..... 11.200300: uffdio_ret: (do_vfs_ioctl+0x10/0x20 <- userfaultfd_ioctl) ret=0x0
+	 CPU 0/KVM-130 [001] ..... 11.400000: kvm_page_fault: vcpu 0 rip 0x100384 address 0x0000000001005000 error_code 0x6
+	 CPU 0/KVM-130 [001] ..... 11.400100: uffd: (handle_userfault+0x0/0x6b0) addr=0x7f0001005000
+	 CPU 0/KVM-130 [001] ..... 11.400200: kvm_page_fault: vcpu 0 rip 0x100384 address 0x0000000001005000 error_code 0x6
+	 qemu-system-x86-100 [000] ..... 12.000000: tracing_mark_write: E2E mark=protect
+	 CPU 0/KVM-130 [001] ..... 12.400000: kvm_page_fault: vcpu 0 rip 0x100384 address 0x0000000002005000 error_code 0x6
+	 CPU 0/KVM-130 [001] ..... 12.500000: kvm_page_fault: vcpu 0 rip 0x100384 address 0x0000000000005000 error_code 0x6
+	 qemu-system-x86-100 [000] ..... 13.000000: tracing_mark_write: E2E mark=resolve
+	 CPU 0/KVM-130 [001] ..... 13.400000: kvm_page_fault: vcpu 0 rip 0x100384 address 0x0000000003005000 error_code 0x6
+	 qemu-system-x86-100 [000] ..... 14.000000: tracing_mark_write: E2E mark=after
+	EOL
+	{
+		echo "T=$W/tr"
+		echo 'say() { echo "$*"; }'
+		sed -n '/^HEX_AWK=/,/^}'"'"'$/p' "$TOP/e2e/run"
+		sed -n '/^trace_report() {$/,/^}$/p' "$TOP/e2e/run"
+		echo 'ram_base=0x7f0000000000 uffd_probe=0'
+		echo 'trace_report anon-4k+write64 128 && echo "rc=0"'
+		echo 'uffd_probe=3'
+		echo "cp $W/tr/trace.in $W/tr/trace"
+		echo 'trace_report anon-4k+write64 128'
+	} >"$W/tr/t.sh"
+	cp "$W/tr/trace" "$W/tr/trace.in"
+	busybox sh "$W/tr/t.sh" >"$W/tr/out" 2>/dev/null || :
+	cat "$W/tr/out"
+	grep -qx 'rc=0' "$W/tr/out"
+	# Without the kprobes (uffd_probe=0), no E2E-UFFD line.
+	[ "$(grep -c '^E2E-UFFD ' "$W/tr/out")" = 3 ]
+	grep -qx 'E2E-UFFD backing=anon-4k+write64 seg=protect pgsz=4096 events=1 pages=1 outside=0 faults=2 faults_uffd_pages=2 faults_other=0 other_pages=0 faults_low=0' "$W/tr/out"
+	grep -qx 'E2E-UFFD backing=anon-4k+write64 seg=resolve pgsz=4096 events=1 pages=1 outside=0 faults=2 faults_uffd_pages=0 faults_other=1 other_pages=1 faults_low=1' "$W/tr/out"
+	grep -qx 'E2E-UFFD backing=anon-4k+write64 seg=snapshot pgsz=4096 events=1 pages=1 outside=0 faults=4 faults_uffd_pages=2 faults_other=1 other_pages=1 faults_low=1' "$W/tr/out"
+	grep -qx 'E2E-UFFDIO backing=anon-4k+write64 protect_calls=1 protect_us=200000 protect_max_us=200000 protect_bytes=134217728 resolve_calls=1 resolve_us=300 resolve_max_us=300 resolve_bytes=2147483648' "$W/tr/out"
+	grep -qx 'E2E-TRACE backing=anon-4k+write64 seg=after faults=1 full=0 small=0 small_before_full=0 faults_after_full=0' "$W/tr/out"
+}
+
 # A message that moved is not new; a second copy of one is.
 sparse_compare() {
 	cat >"$W/base.log" <<-'EOL'
@@ -555,6 +606,7 @@ t "sparse: moved message not new, repeated one is" sparse_compare
 t "bench, e2e: RFC_PRIOR_KERNEL unset, relative, missing" prior_kernel_knob
 t "mutants: unknown name and bad Catch: line refused, nothing built" mutants_refused
 t "e2e: an unknown backing refused, nothing built" e2e_refuses_backing
+t "e2e: the trace report splits faults by segment and userfaulted page" e2e_trace_report
 
 report harness-test "$pass" "$fail"
 [ "$fail" -eq 0 ]

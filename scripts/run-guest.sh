@@ -40,6 +40,8 @@
 #: RFC_GUEST_TCG_THREAD  single (default) or multi: TCG's thread= (multi is
 #:                    for e2e-soak's comparison only, see above)
 #: RFC_GUEST_APPEND   more guest kernel arguments ("quiet" is refused)
+#: RFC_GUEST_MEM      guest memory, a number of GiB (default 4; e2e.sh sets
+#:                    7 for a nested guest of more than 512 MiB)
 #: RFC_TIMEOUT        limit of one guest boot in seconds (default 900)
 #: RFC_GUEST_SILENCE  seconds without console output after which the guest
 #:                    runner collects evidence and kills QEMU (default 0: off;
@@ -87,17 +89,19 @@ sysmap=$(dirname "$kernel")/../../../System.map
 kvmoff=$(dirname "$kernel")/../../../kvm-offsets
 [ -f "$kvmoff" ] || kvmoff=
 
+gmem=${RFC_GUEST_MEM:-4}
+case $gmem in '' | *[!0-9]* | 0) die "RFC_GUEST_MEM must be a number of GiB, not '$gmem'" ;; esac
 tcg_thread=${RFC_GUEST_TCG_THREAD:-single}
 case $tcg_thread in single | multi) ;; *) die "RFC_GUEST_TCG_THREAD must be single or multi" ;; esac
 
 case $arch in
 x86_64)
 	set -- qemu-system-x86_64 -accel "tcg,thread=$tcg_thread" \
-		-cpu "${RFC_GUEST_CPU:-EPYC,+svm,+npt}" -m 4G -smp 2 -nographic -no-reboot \
+		-cpu "${RFC_GUEST_CPU:-EPYC,+svm,+npt}" -m "${gmem}G" -smp 2 -nographic -no-reboot \
 		-kernel "$kernel" -initrd "$initrd" -append "$append" ;;
 arm64)
 	set -- qemu-system-aarch64 -accel "tcg,thread=$tcg_thread" -M "$machine" \
-		-cpu "$acpu" -m 4G -smp 2 -nographic -no-reboot \
+		-cpu "$acpu" -m "${gmem}G" -smp 2 -nographic -no-reboot \
 		-kernel "$kernel" -initrd "$initrd" -append "$append" ;;
 esac
 

@@ -27,7 +27,8 @@ import rfc_splat
 
 KERNELS = rfc_bench.KERNELS
 # The backings in the order of the report; "+write": snapwork writes.
-BACKINGS = tuple(b + w for w in ("", "+write") for b in ("anon-4k", "thp", "hugetlb", "memfd"))
+BACKINGS = tuple(b + w for w in ("", "+write")
+                 for b in ("anon-4k", "thp", "hugetlb", "hugetlb1g", "memfd"))
 # Phases, each named by the mark that ends it, in order.
 PHASES = ("check", "protect", "resolve", "after")
 MARKS = ("before",) + PHASES
@@ -61,8 +62,11 @@ class Backing:
         # (E2E-VERIFY: bytes, mismatched_pages, capped, first).
         self.verify: Dict[str, str] = {}
         self.verify_diffs: List[str] = []
-        # Userfaults and KVM faults over the snapshot (E2E-UFFD).
-        self.uffd: Dict[str, int] = {}
+        # Userfaults and KVM faults over the snapshot (E2E-UFFD), per
+        # segment: protect, resolve, snapshot (both).
+        self.uffd: Dict[str, Dict[str, int]] = {}
+        # QEMU's UFFDIO_WRITEPROTECT calls, host side (E2E-UFFDIO).
+        self.uffdio: Dict[str, int] = {}
 
 
 class Log:
@@ -146,7 +150,11 @@ def parse(lines: List[str], path: str = "?") -> Log:
                     pass    # a line cut short by the end of the run
         elif line.startswith("E2E-UFFD "):
             kv = rfc_guestlog.parse_kv(line.split()[1:])
-            backing(kv).uffd = {k: int(v) for k, v in kv.items() if k != "backing"}
+            backing(kv).uffd[kv.get("seg", "snapshot")] = {
+                k: int(v) for k, v in kv.items() if k not in ("backing", "seg")}
+        elif line.startswith("E2E-UFFDIO "):
+            kv = rfc_guestlog.parse_kv(line.split()[1:])
+            backing(kv).uffdio = {k: int(v) for k, v in kv.items() if k != "backing"}
         elif line.startswith("E2E-VERIFY "):
             kv = rfc_guestlog.parse_kv(line.split()[1:])
             backing(kv).verify = kv
@@ -277,7 +285,8 @@ PHASE_TEXT = {
     "check": "`migrate_set_capability background-snapshot on`: QEMU registers all guest "
              "memory with a userfaultfd in write-protect mode and unregisters it",
     "protect": "`migrate`: QEMU write-protects all guest memory (UFFDIO_WRITEPROTECT); "
-               "then max-bandwidth 4K, 4M on hugetlb and for a writing guest (QEMU lifts the "
+               "then max-bandwidth 4K, 4M on hugetlb and for a writing guest, none on 1 GiB "
+               "pages (QEMU lifts the "
                "limit when the snapshot starts, so e2e/run sets it again once memory is "
                "write-protected): QEMU saves what the guest writes, and little or some more",
     "resolve": "`max-bandwidth` raised: QEMU saves and resolves (un-write-protects) page by "

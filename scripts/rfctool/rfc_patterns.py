@@ -11,7 +11,9 @@ before `migrate` to the mark after `completed`): KVM's faults and remote
 TLB flushes, as counts and per second of the outer guest's clock; the
 userfaults (the pages written before QEMU saved them) and KVM's faults at
 those pages and at the others (E2E-UFFD, from the outer guest's trace);
-the probe's p50, p99 and p99.9; QEMU's snapshot time; the snapshot check.
+the probe's p50, p99 and p99.9; QEMU's UFFDIO_WRITEPROTECT calls, host
+side (E2E-UFFDIO: the time from the ioctl's entry to its return in the
+outer guest); QEMU's snapshot time; the snapshot check.
 Beside them, v1's ratios (its cover letter's table).  Writes OUT.md and
 prints it.
 """
@@ -77,7 +79,7 @@ def figures(log: rfc_e2e.Log, b: rfc_e2e.Backing) -> Dict[str, Optional[float]]:
     snap = rfc_e2e.snapshot_figures(log, b)
     if "total_ms" in snap:
         out["qemu_total_s"] = int(snap["total_ms"]) / 1000.0  # type: ignore
-    u = b.uffd
+    u = b.uffd.get("snapshot", {})
     if u:
         out["uffd_pages"] = float(u["pages"])
         out["faults_uffd_pages"] = float(u["faults_uffd_pages"])
@@ -97,6 +99,12 @@ def figures(log: rfc_e2e.Log, b: rfc_e2e.Backing) -> Dict[str, Optional[float]]:
             out["pages_after"] = float(after)
             if after > 0:
                 out["faults_per_page_after"] = u["faults_other"] / after
+    w = b.uffdio
+    for kind in ("protect", "resolve"):
+        if kind + "_calls" in w:
+            out[kind + "_calls"] = float(w[kind + "_calls"])
+            out[kind + "_ms"] = w[kind + "_us"] / 1000.0
+            out[kind + "_max_ms"] = w[kind + "_max_us"] / 1000.0
     mhz = log.tsc_mhz
     hist: Dict[int, int] = {}
     for p in snapshot_passes(b):
@@ -128,6 +136,12 @@ ROWS: Tuple[Tuple[str, str, str, str], ...] = (
     ("p99_ns", "probe read latency p99 (ns, bucket bound)", "{:.0f}", "p99"),
     ("p999_ns", "probe read latency p99.9 (ns, bucket bound)", "{:.0f}", "p999"),
     ("probes", "probe reads over the snapshot", "{:.0f}", ""),
+    ("protect_calls", "UFFDIO_WRITEPROTECT protect calls", "{:.0f}", ""),
+    ("protect_ms", "their time in the outer guest (ms, summed)", "{:.1f}", ""),
+    ("protect_max_ms", "the longest (ms)", "{:.1f}", ""),
+    ("resolve_calls", "UFFDIO_WRITEPROTECT resolve calls", "{:.0f}", ""),
+    ("resolve_ms", "their time in the outer guest (ms, summed)", "{:.1f}", ""),
+    ("resolve_max_ms", "the longest (ms)", "{:.1f}", ""),
     ("snapshot_s", "snapshot, outer guest clock (s)", "{:.2f}", ""),
     ("qemu_total_s", "snapshot, QEMU's total time (s)", "{:.2f}", ""),
 )
@@ -212,7 +226,10 @@ def main(argv: List[str]) -> int:
               "the faults per page come from the outer guest's trace (a kprobe on "
               "handle_userfault, the kvm_page_fault tracepoint), at the backing's page size. "
               "\"Written only after QEMU saved them\": the pages of the region less those "
-              "written before, for a writing pattern whose snapshot spanned a whole pass.")
+              "written before, for a writing pattern whose snapshot spanned a whole pass. "
+              "The UFFDIO_WRITEPROTECT rows are the host side of QEMU's calls (the outer "
+              "guest's kernel, from the ioctl's entry to its return, kprobes), over the "
+              "whole run: protect with UFFDIO_WRITEPROTECT_MODE_WP, resolve without.")
     md.append("")
     md.append("v1's table, for its ratios:")
     md.append("")
