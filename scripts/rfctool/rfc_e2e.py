@@ -33,7 +33,7 @@ BACKINGS = tuple(b + w for w in ("", "+write")
 PHASES = ("check", "protect", "resolve", "after")
 MARKS = ("before",) + PHASES
 STATS = ("pf_taken", "pf_fixed", "remote_tlb_flush_requests", "remote_tlb_flush",
-         "pages_4k", "pages_2m")
+         "pages_4k", "pages_2m", "pages_1g")
 # snapwork's histogram: bucket i holds accesses of 2^(i+10) to 2^(i+11)-1
 # TSC cycles (bucket 0 also everything faster, the last everything slower).
 HIST_SHIFT = 10
@@ -274,6 +274,7 @@ METRICS = (
     ("trace_small", "smaller invalidations (trace)", "{:.0f}"),
     ("pages_4k", "pages_4k at the end", "{:.0f}"),
     ("pages_2m", "pages_2m at the end", "{:.0f}"),
+    ("pages_1g", "pages_1g at the end", "{:.0f}"),
     ("pass_ms_max", "slowest guest pass (ms)", "{:.1f}"),
     ("pass_vs_before", "slowest guest pass / median pass before the snapshot", "{:.2f}"),
     ("p99_us", "guest access time p99 (us, log2 bucket bound)", "{:.1f}"),
@@ -535,6 +536,28 @@ def main(argv: List[str]) -> int:
                                ("duplicate", "zero pages saved")):
                 md.append(rfc_bench.md_row([label] + [str(snaps.get(k, {}).get(key, "n/a"))
                                                       for k in kernels]))
+            for seg in SNAPSHOT_PHASES + ("snapshot",):
+                for key, label in (
+                        ("faults_uffd_pages", "KVM faults at pages written before QEMU saved them"),
+                        ("faults_other", "KVM faults at other pages from 16 MiB up"),
+                        ("faults_low", "KVM faults below 16 MiB")):
+                    cells = [str(b.uffd[seg][key]) if b and key in b.uffd.get(seg, {}) else "n/a"
+                             for b in (bs.get(kn) for kn in kernels)]
+                    if any(c != "n/a" for c in cells):
+                        md.append(rfc_bench.md_row(["%s (%s, trace)" % (label, seg)] + cells))
+            cells = [str(b.uffd["snapshot"]["pages"]) if b and "snapshot" in b.uffd else "n/a"
+                     for b in (bs.get(kn) for kn in kernels)]
+            if any(c != "n/a" for c in cells):
+                md.append(rfc_bench.md_row(["pages written before QEMU saved them "
+                                            "(userfaults, distinct pages)"] + cells))
+            for kind in ("protect", "resolve"):
+                for key, label in (("_calls", "UFFDIO_WRITEPROTECT %s calls"),
+                                   ("_us", "their time in the outer guest (us, summed)"),
+                                   ("_max_us", "the longest (us)")):
+                    cells = [str(b.uffdio[kind + key]) if b and kind + key in b.uffdio else "n/a"
+                             for b in (bs.get(kn) for kn in kernels)]
+                    if any(c != "n/a" for c in cells):
+                        md.append(rfc_bench.md_row([label.replace("%s", kind)] + cells))
             before_ms = {k: rows.get((npt, k, bk, "check"), {}).get("before_pass_ms_median")
                          for k in kernels}
             md.append(rfc_bench.md_row(["guest pass time before the snapshot (ms, median)"]
@@ -544,7 +567,7 @@ def main(argv: List[str]) -> int:
                     cells = [str(b.mem.get(mk, {}).get(k, "n/a")) if b else "n/a"
                              for b in (bs.get(kn) for kn in kernels)]
                     md.append(rfc_bench.md_row(["%s %s" % (k, mk)] + cells))
-                for k in ("pages_4k", "pages_2m"):
+                for k in ("pages_4k", "pages_2m", "pages_1g"):
                     cells = [str(b.stats.get(mk, {}).get(k, "n/a")) if b else "n/a"
                              for b in (bs.get(kn) for kn in kernels)]
                     md.append(rfc_bench.md_row(["%s %s" % (k, mk)] + cells))
