@@ -211,6 +211,9 @@ done
 # e2e/run's options after l2= (one word each, no spaces).
 opts="trace=$TRACE write=$WRITE verify=$VERIFY${KHUGEPAGED:+ khugepaged=$KHUGEPAGED}"
 [ "$mode" != boot-soak ] || opts="$opts boots=$BOOTS"
+# A nested boot that hangs before snapwork is started again (e2e/run's
+# boot_snapwork); the soaks count it.
+[ "$soak" = 1 ] || opts="$opts boot_retries=2"
 # shellcheck disable=SC2086 # one word per option
 "$TOP/scripts/mkinitramfs.sh" "$B/initramfs.cpio.gz" "$S" \
 	"$MEM_MB" "$PASSES" "l2=$L2" $opts $BACKINGS >&2

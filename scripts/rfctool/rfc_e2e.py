@@ -1,6 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 """The report of scripts/e2e.sh: rfctool.py e2e HEADER OUTDIR KERNEL:NPT=LOG...
 
+A KERNEL:NPT given twice: the second log is a rerun of some backings,
+which replace the first log's (the report says which, and why the first
+failed).
+
 Each log is the console of one outer guest that ran e2e/run: for each
 backing, QEMU with -accel kvm runs snapwork (e2e/snapwork.c) and takes a
 background snapshot in phases; at each phase boundary ("mark") the log has
@@ -67,6 +71,8 @@ class Backing:
         self.uffd: Dict[str, Dict[str, int]] = {}
         # QEMU's UFFDIO_WRITEPROTECT calls, host side (E2E-UFFDIO).
         self.uffdio: Dict[str, int] = {}
+        # Nested boots that hung before snapwork and were started again.
+        self.boot_retries = 0
 
 
 class Log:
@@ -152,6 +158,8 @@ def parse(lines: List[str], path: str = "?") -> Log:
             kv = rfc_guestlog.parse_kv(line.split()[1:])
             backing(kv).uffd[kv.get("seg", "snapshot")] = {
                 k: int(v) for k, v in kv.items() if k not in ("backing", "seg")}
+        elif line.startswith("E2E-BOOT-RETRY "):
+            backing(rfc_guestlog.parse_kv(line.split()[1:])).boot_retries += 1
         elif line.startswith("E2E-UFFDIO "):
             kv = rfc_guestlog.parse_kv(line.split()[1:])
             backing(kv).uffdio = {k: int(v) for k, v in kv.items() if k != "backing"}
@@ -168,6 +176,8 @@ def parse(lines: List[str], path: str = "?") -> Log:
             kv = rfc_guestlog.parse_kv(line.split()[1:2])
             msg = line.partition(": ")[2] or line
             if "backing" in kv:
+                # "E2E-ERROR backing=B: ...": B without the colon.
+                kv["backing"] = kv["backing"].rstrip(":")
                 backing(kv).errors.append(msg)
             else:
                 log.errors.append(msg)
@@ -371,6 +381,19 @@ def verify_cell(b: Optional[Backing]) -> str:
     return cell
 
 
+def merge_rerun(first: Log, rerun: Log, what: str) -> List[str]:
+    """A second log of the same kernel and npt: each backing that it ran
+    replaces the first log's; the lines that say so, for the report."""
+    out = []
+    for bk, b in rerun.backings.items():
+        old = first.backings.get(bk)
+        was = ("; the first run's: %s" % "; ".join(old.errors)) if old and old.errors else ""
+        out.append("%s, %s: from a rerun (`%s`)%s" % (what, bk, rerun.path, was))
+        first.backings[bk] = b
+    first.done = first.done and rerun.done
+    return out
+
+
 def main(argv: List[str]) -> int:
     if len(argv) < 3:
         sys.exit(__doc__)
@@ -378,8 +401,14 @@ def main(argv: List[str]) -> int:
     header, specs = rfc_guestlog.report_inputs(argv[0], argv[2:])
     kernels = rfc_bench.kernels_of(k for k, _, _ in specs)
     logs: Dict[str, Dict[str, Log]] = {}
+    reruns: List[str] = []
     for kernel, npt, path in specs:
-        logs.setdefault(npt, {})[kernel] = read(path)
+        got = read(path)
+        first = logs.setdefault(npt, {}).get(kernel)
+        if first is None:
+            logs[npt][kernel] = got
+        else:
+            reruns += merge_rerun(first, got, "%s kernel, npt=%s" % (kernel, npt))
     os.makedirs(outdir, exist_ok=True)
 
     rows: Dict[Tuple[str, str, str, str], Dict[str, object]] = {}
@@ -436,6 +465,8 @@ def main(argv: List[str]) -> int:
               "writes a stamp into every page in turn (`write spread`) |")
     md.append("| host | %s |" % header.get("host_cpu", "?"))
     md.append("| run | %s |" % header.get("args", "?"))
+    for rerun in reruns:
+        md.append("| rerun | %s |" % rerun)
     md.append("")
     md.append("All figures are taken under TCG: the outer guest is emulated, KVM runs nested in it. "
               "Only counts and ratios carry over to real hardware; times do not. Counts are "
@@ -558,6 +589,9 @@ def main(argv: List[str]) -> int:
                              for b in (bs.get(kn) for kn in kernels)]
                     if any(c != "n/a" for c in cells):
                         md.append(rfc_bench.md_row([label.replace("%s", kind)] + cells))
+            md.append(rfc_bench.md_row(["nested boots started again (hung before snapwork)"] +
+                                       [str(b.boot_retries) if b else "n/a"
+                                        for b in (bs.get(kn) for kn in kernels)]))
             before_ms = {k: rows.get((npt, k, bk, "check"), {}).get("before_pass_ms_median")
                          for k in kernels}
             md.append(rfc_bench.md_row(["guest pass time before the snapshot (ms, median)"]

@@ -145,6 +145,27 @@ class E2ETest(unittest.TestCase):
         self.assertIn("- patched kernel: `backing=anon-4k page=0x1000000 bytes=1 at=0x1000000:",
                       md)
 
+    def test_rerun(self) -> None:
+        # A base log whose anon-4k failed, then a rerun of that backing:
+        # the rerun's figures replace it, and the header says so.
+        with open(BASE) as f:
+            lines = f.read().splitlines()
+        failed = [ln for ln in lines if not ln.startswith(("E2E-VERIFY", "E2E-MON mark=info"))]
+        failed = [ln.replace("E2E-END backing=anon-4k ok=1", "E2E-END backing=anon-4k ok=0")
+                  for ln in failed]
+        failed.insert(len(failed) - 2, "E2E-ERROR backing=anon-4k: the nested guest made no "
+                      "pass for 120s")
+        with tempfile.TemporaryDirectory() as d:
+            bad = os.path.join(d, "base-bad.log")
+            with open(bad, "w") as f:
+                f.write("\n".join(failed) + "\n")
+            md = self.report("base:1=" + bad, "patched:1=" + PATCHED, "base:1=" + BASE)
+        self.assertIn("| rerun | base kernel, npt=1, anon-4k: from a rerun (`%s`); the first "
+                      "run's: the nested guest made no pass for 120s |" % BASE, md)
+        self.assertNotIn("error: the nested guest made no pass", md)
+        self.assertIn("| protect+resolve | guest page faults (pf_taken) | 64805 | 29517 | 0.46 |",
+                      md)
+
     def test_backing_order(self) -> None:
         self.assertEqual(rfc_e2e.backing_order(["thp+write", "memfd", "anon-4k", "x"]),
                          ["anon-4k", "memfd", "thp+write", "x"])

@@ -60,7 +60,13 @@ def probe_percentile(hist: Dict[int, int], q: float) -> Optional[int]:
 
 
 def snapshot_passes(b: rfc_e2e.Backing) -> List[Dict[str, object]]:
-    return [p for ph in rfc_e2e.SNAPSHOT_PHASES for p in rfc_e2e.phase_passes(b, ph)]
+    """snapwork's passes that ran wholly inside the snapshot: those that
+    started after the check mark and ended before the resolve mark (the
+    mark's passes= counts the passes printed)."""
+    if "check" not in b.marks or "resolve" not in b.marks:
+        return []
+    lo, hi = int(b.marks["check"]["passes"]) + 1, int(b.marks["resolve"]["passes"])
+    return [p for p in b.passes if lo <= int(p["pass"]) < hi]  # type: ignore
 
 
 def figures(log: rfc_e2e.Log, b: rfc_e2e.Backing) -> Dict[str, Optional[float]]:
