@@ -81,6 +81,8 @@ class Log:
         self.info: Dict[str, str] = {}
         self.backings: Dict[str, Backing] = {}
         self.done = False
+        # Backings of a rerun merged in (main's KERNEL:NPT given twice).
+        self.merged = False
         self.errors: List[str] = []
 
     @property
@@ -390,7 +392,10 @@ def merge_rerun(first: Log, rerun: Log, what: str) -> List[str]:
         was = ("; the first run's: %s" % "; ".join(old.errors)) if old and old.errors else ""
         out.append("%s, %s: from a rerun (`%s`)%s" % (what, bk, rerun.path, was))
         first.backings[bk] = b
-    first.done = first.done and rerun.done
+    if not first.done:
+        out.append("%s: the first run did not finish (`%s`)" % (what, first.path))
+    first.merged = True
+    first.done = first.done or rerun.done
     return out
 
 
@@ -409,6 +414,14 @@ def main(argv: List[str]) -> int:
             logs[npt][kernel] = got
         else:
             reruns += merge_rerun(first, got, "%s kernel, npt=%s" % (kernel, npt))
+    # A merged log is whole when every backing of the run is there and
+    # ended ok (the first log may have died before one).
+    wanted = re.sub(r".*backings=", "", header.get("args", "")).split()
+    for per in logs.values():
+        for merged in per.values():
+            if merged.merged:
+                merged.done = merged.done and all(
+                    bk in merged.backings and merged.backings[bk].ok for bk in wanted)
     os.makedirs(outdir, exist_ok=True)
 
     rows: Dict[Tuple[str, str, str, str], Dict[str, object]] = {}
