@@ -302,8 +302,8 @@ for npt in $NPTS; do
 		rc=0
 		# 2-4 min a backing of 128 MiB under TCG, a snapshot check
 		# included; 5 min for every 256 MiB more (saving and comparing
-		# the copies).
-		RFC_TIMEOUT=${RFC_TIMEOUT:-$((600 + 300 * (1 + MEM_MB / 256) * $(echo "$BACKINGS" | wc -w)))} \
+		# the copies); 7 min more for two nested boots started again.
+		RFC_TIMEOUT=${RFC_TIMEOUT:-$((600 + (420 + 300 * (1 + MEM_MB / 256)) * $(echo "$BACKINGS" | wc -w)))} \
 			"$TOP/scripts/run-guest.sh" "$kernel" "$B/initramfs.cpio.gz" "$npt" \
 			"$log" 2>"$log.verdict" || rc=$?
 		if [ "$rc" -ne 0 ] || ! grep -aq '^E2E-DONE' "$log" || grep -aq '^E2E-ERROR' "$log"; then

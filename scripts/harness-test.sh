@@ -551,9 +551,9 @@ e2e_trace_report() {
 	grep -qx 'rc=0' "$W/tr/out"
 	# Without the kprobes (uffd_probe=0), no E2E-UFFD line.
 	[ "$(grep -c '^E2E-UFFD ' "$W/tr/out")" = 3 ]
-	grep -qx 'E2E-UFFD backing=anon-4k+write64 seg=protect pgsz=4096 events=1 pages=1 outside=0 faults=2 faults_uffd_pages=2 faults_other=0 other_pages=0 faults_low=0' "$W/tr/out"
-	grep -qx 'E2E-UFFD backing=anon-4k+write64 seg=resolve pgsz=4096 events=1 pages=1 outside=0 faults=2 faults_uffd_pages=0 faults_other=1 other_pages=1 faults_low=1' "$W/tr/out"
-	grep -qx 'E2E-UFFD backing=anon-4k+write64 seg=snapshot pgsz=4096 events=1 pages=1 outside=0 faults=4 faults_uffd_pages=2 faults_other=1 other_pages=1 faults_low=1' "$W/tr/out"
+	grep -qx 'E2E-UFFD backing=anon-4k+write64 seg=protect pgsz=4096 events=1 pages=1 pages_hi=1 outside=0 faults=2 faults_uffd_pages=2 faults_other=0 other_pages=0 faults_low=0' "$W/tr/out"
+	grep -qx 'E2E-UFFD backing=anon-4k+write64 seg=resolve pgsz=4096 events=1 pages=1 pages_hi=1 outside=0 faults=2 faults_uffd_pages=0 faults_other=1 other_pages=1 faults_low=1' "$W/tr/out"
+	grep -qx 'E2E-UFFD backing=anon-4k+write64 seg=snapshot pgsz=4096 events=1 pages=1 pages_hi=1 outside=0 faults=4 faults_uffd_pages=2 faults_other=1 other_pages=1 faults_low=1' "$W/tr/out"
 	grep -qx 'E2E-UFFDIO backing=anon-4k+write64 protect_calls=1 protect_us=200000 protect_max_us=200000 protect_bytes=134217728 resolve_calls=1 resolve_us=300 resolve_max_us=300 resolve_bytes=2147483648' "$W/tr/out"
 	grep -qx 'E2E-TRACE backing=anon-4k+write64 seg=after faults=1 full=0 small=0 small_before_full=0 faults_after_full=0' "$W/tr/out"
 }

@@ -389,7 +389,16 @@ def merge_rerun(first: Log, rerun: Log, what: str) -> List[str]:
     out = []
     for bk, b in rerun.backings.items():
         old = first.backings.get(bk)
-        was = ("; the first run's: %s" % "; ".join(old.errors)) if old and old.errors else ""
+        if old and (old.verify.get("mismatched_pages", "0") != "0" or any(
+                w in e for e in old.errors
+                for w in ("SNAPWORK BAD", "differs", "nested guest failed"))):
+            raise ValueError("%s, %s: the first run failed its check (%s); a rerun may "
+                             "not replace it" % (what, bk, "; ".join(old.errors) or "verify"))
+        was = ""
+        if old:
+            last = max(old.steps.items(), key=lambda kv: kv[1])[0] if old.steps else "none"
+            was = "; the first run's last step: %s%s" % (
+                last, (", errors: " + "; ".join(old.errors)) if old.errors else "")
         out.append("%s, %s: from a rerun (`%s`)%s" % (what, bk, rerun.path, was))
         first.backings[bk] = b
     if not first.done:

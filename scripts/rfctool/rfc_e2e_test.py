@@ -161,7 +161,16 @@ class E2ETest(unittest.TestCase):
                 f.write("\n".join(failed) + "\n")
             md = self.report("base:1=" + bad, "patched:1=" + PATCHED, "base:1=" + BASE)
         self.assertIn("| rerun | base kernel, npt=1, anon-4k: from a rerun (`%s`); the first "
-                      "run's: the nested guest made no pass for 120s |" % BASE, md)
+                      "run's last step: completed, errors: the nested guest made no pass for "
+                      "120s |" % BASE, md)
+        # A failed check is never replaced.
+        with tempfile.TemporaryDirectory() as d:
+            bad = os.path.join(d, "base-bad.log")
+            with open(bad, "w") as f:
+                f.write("\n".join(failed + ["E2E-ERROR backing=anon-4k: verify: the snapshot "
+                                             "differs from the guest's memory"]) + "\n")
+            with self.assertRaises(ValueError):
+                self.report("base:1=" + bad, "patched:1=" + PATCHED, "base:1=" + BASE)
         self.assertNotIn("error: the nested guest made no pass", md)
         self.assertIn("| protect+resolve | guest page faults (pf_taken) | 64805 | 29517 | 0.46 |",
                       md)

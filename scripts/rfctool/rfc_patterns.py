@@ -74,8 +74,10 @@ def figures(log: rfc_e2e.Log, b: rfc_e2e.Backing) -> Dict[str, Optional[float]]:
     out: Dict[str, Optional[float]] = {}
     s0, s1 = b.stats.get("check", {}), b.stats.get("resolve", {})
     secs = None
-    if "check" in b.marks and "resolve" in b.marks:
-        secs = b.marks["resolve"]["uptime"] - b.marks["check"]["uptime"]
+    # From `migrate` (the guest is stopped from the check mark until
+    # then while its memory is saved) to the resolve mark.
+    if "migrate" in b.steps and "resolve" in b.marks:
+        secs = b.marks["resolve"]["uptime"] - b.steps["migrate"]
         out["snapshot_s"] = secs
     for k in ("pf_taken", "remote_tlb_flush"):
         if k in s0 and k in s1:
@@ -92,16 +94,18 @@ def figures(log: rfc_e2e.Log, b: rfc_e2e.Backing) -> Dict[str, Optional[float]]:
         out["faults_other"] = float(u["faults_other"])
         if u["pages"]:
             out["faults_per_uffd_page"] = u["faults_uffd_pages"] / u["pages"]
-        if "pf_taken" in out and u["pages"]:
+        pattern = b.name.partition("+")[2]
+        if "pf_taken" in out and u["pages"] and pattern != "read64":
             out["faults_per_needed"] = out["pf_taken"] / u["pages"]  # type: ignore
         # Pages written after QEMU saved them: for a writing pattern, the
         # pages of the region less those written before, once the
         # snapshot spanned a whole pass (every page written in it).
-        pattern = b.name.partition("+")[2]
         spanned = (int(b.marks["resolve"]["passes"]) - int(b.marks["check"]["passes"])
                    if "check" in b.marks and "resolve" in b.marks else 0)
         if pattern != "read64" and b.region_pages and spanned >= 2:
-            after = b.region_pages - u["pages"] * (u["pgsz"] // 4096)
+            # The userfaulted pages from 16 MiB up (pages_hi; older logs
+            # have only all of them, a few low pages more).
+            after = b.region_pages - u.get("pages_hi", u["pages"]) * (u["pgsz"] // 4096)
             out["pages_after"] = float(after)
             if after > 0:
                 out["faults_per_page_after"] = u["faults_other"] / after
@@ -137,7 +141,8 @@ ROWS: Tuple[Tuple[str, str, str, str], ...] = (
     ("pages_after", "pages written only after QEMU saved them", "{:.0f}", ""),
     ("faults_other", "KVM faults at other pages (from 16 MiB up)", "{:.0f}", ""),
     ("faults_per_page_after", "faults per page written after it was saved", "{:.2f}", ""),
-    ("faults_per_needed", "pf_taken per page that had to fault (the limit: 1.00)", "{:.2f}", ""),
+    ("faults_per_needed", "pf_taken / pages written before QEMU saved them (the limit, "
+     "one fault per such page: 1.00)", "{:.2f}", ""),
     ("p50_ns", "probe read latency p50 (ns, bucket bound)", "{:.0f}", "p50"),
     ("p99_ns", "probe read latency p99 (ns, bucket bound)", "{:.0f}", "p99"),
     ("p999_ns", "probe read latency p99.9 (ns, bucket bound)", "{:.0f}", "p999"),
@@ -221,12 +226,16 @@ def main(argv: List[str]) -> int:
               "after stress-ng's vm methods): **read64** reads every page in order; "
               "**write64** writes every page in order; **rand-set** visits every page once "
               "per pass in a pseudo-random order, checks the value that the previous pass "
-              "wrote and writes a new one. A paced probe reads one word every 2^15 TSC "
-              "cycles of the guest's progress and times that read (snapwork's probe "
-              "histogram: 8 buckets per power of two; a bucket's upper bound is shown).")
+              "wrote and writes a new one. The probe runs on the pattern's vCPU: after an "
+              "access, once 2^15 TSC cycles have passed since the last probe, it reads one "
+              "word and times that read (8 buckets per power of two; a bucket's upper bound "
+              "is shown). An access that stalls for longer yields one probe, not one per "
+              "2^15 cycles, so the probe undercounts stalls; v1's probe was a thread of its "
+              "own. write64 checks nothing in the guest: the snapshot check is its test.")
     md.append("")
-    md.append("Over the snapshot: from the mark before `migrate` to the mark after QEMU "
-              "reported `completed` (e2e.md's protect and resolve phases). A page written "
+    md.append("Over the snapshot: from `migrate` to the mark after QEMU reported `completed` "
+              "(counts: e2e.md's protect and resolve phases; the guest is stopped from the "
+              "mark before `migrate` until then). A page written "
               "before QEMU saved it must fault once: uffd-wp reports it, QEMU saves it and "
               "resolves it; that is the limit, one fault per such page. The userfaults and "
               "the faults per page come from the outer guest's trace (a kprobe on "
@@ -293,5 +302,5 @@ def main(argv: List[str]) -> int:
     with open(out, "w") as f:
         f.write(text)
     print(text, end="")
-    return 0
+    return 0 if all(lg.done for per in logs.values() for lg in per.values()) else 1
 

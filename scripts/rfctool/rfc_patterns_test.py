@@ -31,6 +31,9 @@ def synth_log(kernel: str, pf: Dict[str, int], uffd: Dict[str, int], probe: str)
         ls.append("E2E-MARK backing=%s mark=%s uptime=%s passes=%d" % (b, name, up, passes))
         ls.append("E2E-MON mark=%s:     pf_taken (cumulative): %d" % (name, pf[name]))
         ls.append("E2E-MON mark=%s:     remote_tlb_flush (cumulative): %d" % (name, pf[name] // 10))
+    # With verify=1 the guest stays stopped from the check mark until
+    # migrate: here no time passes in between.
+    ls.append("E2E-STEP backing=%s step=migrate uptime=20.0 passes=6" % b)
     ls.append("E2E-MON mark=info: total time: 40000 ms")
     for seg in ("protect", "resolve", "snapshot"):
         ls.append("E2E-UFFD backing=%s seg=%s pgsz=4096 events=%d pages=%d outside=0 faults=%d "
@@ -80,7 +83,7 @@ class PatternsTest(unittest.TestCase):
 
     def test_figures(self) -> None:
         f = self.figures(self.patched)
-        # Over the snapshot: from the check mark to the resolve mark.
+        # Over the snapshot: from migrate to the resolve mark.
         self.assertEqual(f["pf_taken"], 30000)
         self.assertEqual(f["snapshot_s"], 50.0)
         self.assertEqual(f["pf_taken_per_s"], 600.0)
