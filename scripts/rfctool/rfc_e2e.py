@@ -36,8 +36,8 @@ BACKINGS = tuple(b + w for w in ("", "+write")
 # Phases, each named by the mark that ends it, in order.
 PHASES = ("check", "protect", "resolve", "after")
 MARKS = ("before",) + PHASES
-STATS = ("pf_taken", "pf_fixed", "remote_tlb_flush_requests", "remote_tlb_flush",
-         "pages_4k", "pages_2m", "pages_1g")
+STATS = ("pf_taken", "pf_fixed", "pf_emulate", "pf_spurious", "remote_tlb_flush_requests",
+         "remote_tlb_flush", "pages_4k", "pages_2m", "pages_1g")
 # snapwork's histogram: bucket i holds accesses of 2^(i+10) to 2^(i+11)-1
 # TSC cycles (bucket 0 also everything faster, the last everything slower).
 HIST_SHIFT = 10
@@ -238,6 +238,13 @@ def phase_row(log: Log, b: Backing, phase: str) -> Dict[str, object]:
                 row[k] = s1[k]
             else:
                 row[k] = s1[k] - s0[k]
+    # x86 counts a fault's outcome when it fixed, emulated or found
+    # nothing to do (kvm_mmu_page_fault()); the rest went back to the
+    # guest to be taken again (RET_PF_RETRY: e.g. an invalidation ended
+    # while the fault was in flight).
+    if all(k in row for k in ("pf_taken", "pf_fixed", "pf_emulate", "pf_spurious")):
+        row["pf_retried"] = (int(row["pf_taken"]) - int(row["pf_fixed"]) -  # type: ignore
+                             int(row["pf_emulate"]) - int(row["pf_spurious"]))  # type: ignore
     pages = b.region_pages
     if pages and "pf_taken" in row:
         row["pf_per_page"] = float(row["pf_taken"]) / pages  # type: ignore
@@ -276,6 +283,7 @@ def phase_row(log: Log, b: Backing, phase: str) -> Dict[str, object]:
 # (key, label, format) of the per-phase table.
 METRICS = (
     ("pf_taken", "guest page faults (pf_taken)", "{:.0f}"),
+    ("pf_retried", "of them retried (pf_taken - pf_fixed - pf_emulate - pf_spurious)", "{:.0f}"),
     ("pf_per_page", "pf_taken per guest page read", "{:.2f}"),
     ("trace_faults_after_full", "faults after the phase's first whole-memory invalidation (trace)", "{:.0f}"),
     ("trace_faults_before_final", "faults before QEMU's final whole-memory resolve (trace)", "{:.0f}"),

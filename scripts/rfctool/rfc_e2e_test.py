@@ -145,6 +145,13 @@ class E2ETest(unittest.TestCase):
         self.assertIn("- patched kernel: `backing=anon-4k page=0x1000000 bytes=1 at=0x1000000:",
                       md)
 
+    def test_retried(self) -> None:
+        # pf_taken less the outcomes KVM counts (fixed, emulated,
+        # spurious): the faults sent back to the guest to be retried.
+        self.assertEqual(self.row(self.base, "resolve")["pf_retried"], 1089)
+        self.assertEqual(self.row(self.patched, "protect")["pf_retried"], 874)
+        self.assertEqual(self.row(self.patched, "resolve")["pf_retried"], 0)
+
     def test_rerun(self) -> None:
         # A base log whose anon-4k failed, then a rerun of that backing:
         # the rerun's figures replace it, and the header says so.

@@ -79,6 +79,12 @@ def figures(log: rfc_e2e.Log, b: rfc_e2e.Backing) -> Dict[str, Optional[float]]:
     if "migrate" in b.steps and "resolve" in b.marks:
         secs = b.marks["resolve"]["uptime"] - b.steps["migrate"]
         out["snapshot_s"] = secs
+    if all(k in s0 and k in s1 for k in ("pf_taken", "pf_fixed", "pf_emulate", "pf_spurious")):
+        # Faults that fixed, emulated and found nothing: the rest were
+        # retried (rfc_e2e.phase_row).
+        out["pf_retried"] = float(sum((s1[k] - s0[k]) * (1 if k == "pf_taken" else -1)
+                                      for k in ("pf_taken", "pf_fixed", "pf_emulate",
+                                                "pf_spurious")))
     for k in ("pf_taken", "remote_tlb_flush"):
         if k in s0 and k in s1:
             out[k] = float(s1[k] - s0[k])
@@ -132,6 +138,8 @@ def figures(log: rfc_e2e.Log, b: rfc_e2e.Backing) -> Dict[str, Optional[float]]:
 # V1_LATENCY key, whose ratio v1's table gives.
 ROWS: Tuple[Tuple[str, str, str, str], ...] = (
     ("pf_taken", "KVM page faults (pf_taken)", "{:.0f}", ""),
+    ("pf_retried", "of them retried (pf_taken - pf_fixed - pf_emulate - pf_spurious)",
+     "{:.0f}", ""),
     ("pf_taken_per_s", "pf/s", "{:.0f}", "pf"),
     ("remote_tlb_flush", "remote TLB flushes (remote_tlb_flush)", "{:.0f}", ""),
     ("remote_tlb_flush_per_s", "tlb/s", "{:.1f}", "tlb"),
