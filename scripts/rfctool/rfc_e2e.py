@@ -227,6 +227,36 @@ def percentile(hist: List[int], q: float) -> Optional[int]:
     return 1 << (len(hist) + HIST_SHIFT)
 
 
+def retried(s0: Dict[str, int], s1: Dict[str, int]) -> Optional[int]:
+    """The faults between stats S0 and S1 that KVM sent back to the guest
+    to be taken again.  x86 counts a fault's outcome when it fixed,
+    emulated or found nothing to do (kvm_mmu_page_fault()); the rest of
+    pf_taken is RET_PF_RETRY (e.g. an invalidation ended while the fault
+    was in flight).  None without those stats."""
+    keys = ("pf_taken", "pf_fixed", "pf_emulate", "pf_spurious")
+    if not all(k in s0 and k in s1 for k in keys):
+        return None
+    d = {k: s1[k] - s0[k] for k in keys}
+    return d["pf_taken"] - d["pf_fixed"] - d["pf_emulate"] - d["pf_spurious"]
+
+
+def status_lines(per: Dict[str, "Log"], kernels: Sequence[str]) -> List[str]:
+    """The report's lines for one npt's runs that did not finish and for
+    every error a backing reported, each followed by a blank line."""
+    md: List[str] = []
+    for kernel in kernels:
+        lg = per.get(kernel)
+        if lg is None or not lg.done:
+            md.append("**%s kernel: the run did not finish** (log: `%s`)"
+                      % (kernel, lg.path if lg else "?"))
+            md.append("")
+        for bk, b in (lg.backings.items() if lg else []):
+            for e in b.errors:
+                md.append("%s kernel, %s: error: %s" % (kernel, bk, e))
+                md.append("")
+    return md
+
+
 def phase_row(log: Log, b: Backing, phase: str) -> Dict[str, object]:
     """Every figure of one phase of one backing."""
     prev = MARKS[MARKS.index(phase) - 1]
@@ -238,13 +268,9 @@ def phase_row(log: Log, b: Backing, phase: str) -> Dict[str, object]:
                 row[k] = s1[k]
             else:
                 row[k] = s1[k] - s0[k]
-    # x86 counts a fault's outcome when it fixed, emulated or found
-    # nothing to do (kvm_mmu_page_fault()); the rest went back to the
-    # guest to be taken again (RET_PF_RETRY: e.g. an invalidation ended
-    # while the fault was in flight).
-    if all(k in row for k in ("pf_taken", "pf_fixed", "pf_emulate", "pf_spurious")):
-        row["pf_retried"] = (int(row["pf_taken"]) - int(row["pf_fixed"]) -  # type: ignore
-                             int(row["pf_emulate"]) - int(row["pf_spurious"]))  # type: ignore
+    r = retried(s0, s1)
+    if r is not None:
+        row["pf_retried"] = r
     pages = b.region_pages
     if pages and "pf_taken" in row:
         row["pf_per_page"] = float(row["pf_taken"]) / pages  # type: ignore
@@ -524,16 +550,7 @@ def main(argv: List[str]) -> int:
         per = logs[npt]
         md.append("## kvm_amd.npt=%s" % npt)
         md.append("")
-        for kernel in kernels:
-            lg = per.get(kernel)
-            if lg is None or not lg.done:
-                md.append("**%s kernel: the run did not finish** (log: `%s`)"
-                          % (kernel, lg.path if lg else "?"))
-                md.append("")
-            for bk, b in (lg.backings.items() if lg else []):
-                for e in b.errors:
-                    md.append("%s kernel, %s: error: %s" % (kernel, bk, e))
-                    md.append("")
+        md += status_lines(per, kernels)
         names = [bk for lg in per.values() for bk in lg.backings]
         md.append("### The snapshots, page by page")
         md.append("")

@@ -79,12 +79,9 @@ def figures(log: rfc_e2e.Log, b: rfc_e2e.Backing) -> Dict[str, Optional[float]]:
     if "migrate" in b.steps and "resolve" in b.marks:
         secs = b.marks["resolve"]["uptime"] - b.steps["migrate"]
         out["snapshot_s"] = secs
-    if all(k in s0 and k in s1 for k in ("pf_taken", "pf_fixed", "pf_emulate", "pf_spurious")):
-        # Faults that fixed, emulated and found nothing: the rest were
-        # retried (rfc_e2e.phase_row).
-        out["pf_retried"] = float(sum((s1[k] - s0[k]) * (1 if k == "pf_taken" else -1)
-                                      for k in ("pf_taken", "pf_fixed", "pf_emulate",
-                                                "pf_spurious")))
+    r = rfc_e2e.retried(s0, s1)
+    if r is not None:
+        out["pf_retried"] = float(r)
     for k in ("pf_taken", "remote_tlb_flush"):
         if k in s0 and k in s1:
             out[k] = float(s1[k] - s0[k])
@@ -271,16 +268,7 @@ def main(argv: List[str]) -> int:
         per = logs[npt]
         md.append("## kvm_amd.npt=%s" % npt)
         md.append("")
-        for kernel in kernels:
-            lg = per.get(kernel)
-            if lg is None or not lg.done:
-                md.append("**%s kernel: the run did not finish** (log: `%s`)"
-                          % (kernel, lg.path if lg else "?"))
-                md.append("")
-            for bk, b in (lg.backings.items() if lg else []):
-                for e in b.errors:
-                    md.append("%s kernel, %s: error: %s" % (kernel, bk, e))
-                    md.append("")
+        md += rfc_e2e.status_lines(per, kernels)
         names = order([bk for lg in per.values() for bk in lg.backings])
         for bk in names:
             md.append("### %s" % bk)
