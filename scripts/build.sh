@@ -6,7 +6,9 @@
 # KVM_INTEL=m KVM_AMD=m KVM_WERROR=y; arm64 and s390: KVM=y) and the mm
 # features the series touches, then build the directories the series
 # touches (default: mm/ virt/kvm/ arch/ARCH/kvm/, and on x86_64
-# lib/test_hmm.o, the HMM test driver), incrementally and through ccache.  Cross compilers come from Debian.
+# lib/test_hmm.o, the HMM test driver, and drivers/infiniband/ with the
+# RDMA core's on-demand paging, rxe and mlx5), incrementally and through
+# ccache.  Cross compilers come from Debian.
 
 . "$(dirname "$0")/lib.sh"
 need make ccache
@@ -24,8 +26,11 @@ x86_64)
 	      -e NUMA_BALANCING -e X86_INTEL_MEMORY_PROTECTION_KEYS
 	      -e KVM_SW_PROTECTED_VM -e DEBUG_KERNEL -e KVM_PROVE_MMU
 	      -e MEMORY_HOTPLUG -e MEMORY_HOTREMOVE -e ZONE_DEVICE
-	      -e DEVICE_PRIVATE -e TEST_HMM $tests"
-	want="KVM=y KVM_INTEL=m KVM_AMD=m KVM_WERROR=y TEST_HMM=y" ;;
+	      -e DEVICE_PRIVATE -e TEST_HMM -e INFINIBAND
+	      -e INFINIBAND_USER_ACCESS -e INFINIBAND_ON_DEMAND_PAGING
+	      -m RDMA_RXE -m MLX5_CORE -m MLX5_INFINIBAND $tests"
+	want="KVM=y KVM_INTEL=m KVM_AMD=m KVM_WERROR=y TEST_HMM=y
+	      INFINIBAND_ON_DEMAND_PAGING=y RDMA_RXE=m MLX5_INFINIBAND=m" ;;
 arm64)
 	opts="-e VIRTUALIZATION -e KVM -e USERFAULTFD -e TRANSPARENT_HUGEPAGE
 	      -e HUGETLBFS $tests"

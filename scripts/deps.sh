@@ -14,7 +14,8 @@ PACKAGES="build-essential git make gcc flex bison bc libelf-dev libssl-dev
 cpio xz-utils rsync kmod python3 python3-ply python3-git perl qemu-system-x86 qemu-system-arm qemu-system-data
 coccinelle gcc-aarch64-linux-gnu libc6-dev-arm64-cross gcc-s390x-linux-gnu ccache dpkg-dev
 debian-archive-keyring util-linux busybox-static file
-python3-matplotlib shellcheck mypy liburcu-dev"
+python3-matplotlib shellcheck mypy liburcu-dev
+libibverbs-dev rdma-core python3-pyverbs"
 
 SPARSE=$CACHE/tools/bin/sparse
 

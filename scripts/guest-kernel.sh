@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# guest-kernel.sh patched|base|debug|patched-soak|base-soak|arm64-patched|arm64-base
+# guest-kernel.sh patched|base|debug|patched-soak|base-soak|patched-rdma|base-rdma|arm64-patched|arm64-base
 # Build the x86_64 kernel that runs the KVM selftests as a QEMU guest:
 # x86_64_defconfig + guest/guest.config (KVM and KVM_AMD built in,
 # userfaultfd-wp, THP, hugetlbfs, lib/test_hmm.c built in, serial console,
@@ -11,6 +11,8 @@
 # the KUnit suites built in).
 # patched-soak, base-soak: the tree or the base with guest/soak.config on
 # top (lockup and hung-task detectors, SysRq).
+# patched-rdma, base-rdma: the tree or the base with guest/rdma.config on
+# top (networking, the RDMA core with ODP, rxe), for rdma-odp.sh.
 # arm64-patched, arm64-base: the arm64 guest, from arm64's defconfig +
 # guest/guest-arm64.config, built with Debian's cross compiler, into
 # build/guest-arm64-patched or -base.
@@ -19,7 +21,7 @@
 . "$(dirname "$0")/lib.sh"
 need make gcc ccache
 
-kind=${1:?usage: guest-kernel.sh patched|base|debug|patched-soak|base-soak|arm64-patched|arm64-base}
+kind=${1:?usage: guest-kernel.sh patched|base|debug|patched-soak|base-soak|patched-rdma|base-rdma|arm64-patched|arm64-base}
 frags=$TOP/guest/guest.config
 [ -e "$TREE/.git" ] || die "no kernel tree at $TREE: run 'make tree'"
 karch=x86 cross='' defconfig=x86_64_defconfig image=bzImage
@@ -36,7 +38,10 @@ base)
 patched-soak) src=$TREE frags="$frags $TOP/guest/soak.config" ;;
 base-soak)
 	src=$(base_worktree) frags="$frags $TOP/guest/soak.config" ;;
-*) die "unknown kernel '$kind' (patched, base, debug, patched-soak, base-soak, arm64-patched, arm64-base)" ;;
+patched-rdma) src=$TREE frags="$frags $TOP/guest/rdma.config" ;;
+base-rdma)
+	src=$(base_worktree) frags="$frags $TOP/guest/rdma.config" ;;
+*) die "unknown kernel '$kind' (patched, base, debug, patched-soak, base-soak, patched-rdma, base-rdma, arm64-patched, arm64-base)" ;;
 esac
 
 use_ccache
@@ -75,12 +80,12 @@ EOF
 	mv "$out/kvm-offsets.tmp" "$out/kvm-offsets"
 }
 
-# A soak kernel starts from a copy of the plain kernel's build: make then
-# rebuilds only what the extra options touch.
+# A soak or rdma kernel starts from a copy of the plain kernel's build:
+# make then rebuilds only what the extra options touch.
 case $kind in
-*-soak)
-	[ -d "$out" ] || [ ! -f "$BUILD/guest-${kind%-soak}/.config" ] ||
-		cp -a "$BUILD/guest-${kind%-soak}" "$out" ;;
+*-soak | *-rdma)
+	[ -d "$out" ] || [ ! -f "$BUILD/guest-${kind%-*}/.config" ] ||
+		cp -a "$BUILD/guest-${kind%-*}" "$out" ;;
 esac
 mkdir -p "$out"
 mk "$defconfig" >/dev/null
@@ -95,7 +100,12 @@ for o in KVM USERFAULTFD PTE_MARKER_UFFD_WP TRANSPARENT_HUGEPAGE HUGETLBFS \
 		DEBUG_FS BLK_DEV_INITRD $want; do
 	grep -q "^CONFIG_$o=y" "$out/.config" || die "$kind: CONFIG_$o did not stick"
 done
-case $kind in debug) extra=$TOP/guest/debug.config ;; *-soak) extra=$TOP/guest/soak.config ;; *) extra= ;; esac
+case $kind in
+debug) extra=$TOP/guest/debug.config ;;
+*-soak) extra=$TOP/guest/soak.config ;;
+*-rdma) extra=$TOP/guest/rdma.config ;;
+*) extra= ;;
+esac
 [ -z "$extra" ] ||
 	for o in $(sed -n 's/^CONFIG_\(.*\)=y$/\1/p' "$extra"); do
 		grep -q "^CONFIG_$o=y" "$out/.config" || die "$kind: CONFIG_$o did not stick"

@@ -218,7 +218,7 @@ base_worktree() {
 # The kernel directories the series builds and checks for an arch.
 arch_dirs() {
 	case $1 in
-	x86_64) echo "mm/ virt/kvm/ arch/x86/kvm/ lib/test_hmm.o" ;;
+	x86_64) echo "mm/ virt/kvm/ arch/x86/kvm/ lib/test_hmm.o drivers/infiniband/" ;;
 	*) echo "mm/ virt/kvm/ arch/$1/kvm/" ;;
 	esac
 }
