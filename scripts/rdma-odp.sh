@@ -48,13 +48,15 @@ cp "$src/rxe_odp.sh" "$B/suite/"
 # providers, the rdma tool, the libraries they load, rdma-core's tests.
 r=$B/suite/root
 copy() { for f; do mkdir -p "$r$(dirname "$f")" && cp -L "$f" "$r$f"; done; }
-bins="/usr/bin/python3 /usr/bin/rdma"
+# Debian's python3, which pyverbs is built for (not the first on PATH).
+dpy=/usr/bin/python3
+[ -x $dpy ] || die "$dpy is missing: run 'make deps'"
+bins="$dpy /usr/bin/rdma"
+py=$($dpy -c 'import sysconfig; print(sysconfig.get_path("stdlib"))')
 sos=$(find /usr/lib/python3/dist-packages/pyverbs /usr/lib/x86_64-linux-gnu/libibverbs \
-	"/usr/lib/python3.$(python3 -c 'import sys; print(sys.version_info[1])')/lib-dynload" \
-	-name '*.so*')
+	"$py/lib-dynload" -name '*.so*')
 # shellcheck disable=SC2086,SC2046 # lists of paths, without spaces
 copy $bins $(ldd $bins $sos | awk '/=> \// { print $3 } /^\t\/lib64/ { print $1 }' | sort -u)
-py=$(python3 -c 'import sysconfig; print(sysconfig.get_path("stdlib"))')
 mkdir -p "$r$py" "$r/usr/lib/python3/dist-packages" "$r/tests" "$r/proc" "$r/sys" "$r/dev" "$r/tmp"
 (cd "$py" && tar cf - --exclude=test --exclude=idlelib --exclude=tkinter \
 	--exclude=ensurepip --exclude=lib2to3 --exclude=__pycache__ \
