@@ -6,8 +6,8 @@
 # and check that each commit builds on its own for x86_64 (KVM_INTEL=m
 # KVM_AMD=m KVM_WERROR=y), arm64 and s390 (build.sh: mm/ virt/kvm/
 # arch/ARCH/kvm/ with the KUnit tests built in, and on x86_64 the HMM test
-# driver), that a commit touching the KVM or mm selftests builds the ones
-# it touches, and that the commit is checkpatch --strict clean
+# driver), that a commit touching the KVM or mm selftests or rxe_odp_test
+# builds the ones it touches, and that the commit is checkpatch --strict clean
 # (checkpatch_patch in lib.sh, as the checkpatch suite runs it).  Build
 # directories (build/bisect/ARCH) are reused from commit to
 # commit, so each step rebuilds only what the commit changed; ccache keeps
@@ -68,6 +68,11 @@ for c in $(git -C "$TREE" rev-list --reverse "$revs"); do
 		# shellcheck disable=SC2086 # test names are words
 		(TREE=$wt; mm_selftests "$bb/x86_64" "$bb/mm" $sel) \
 			>>"$log" 2>&1 || bad="$bad mm-selftests"
+	fi
+	if git -C "$wt" diff-tree --no-commit-id --name-only --diff-filter=d -r "$c" -- \
+			tools/testing/selftests/rdma | grep -q '/rxe_odp_test\.c$'; then
+		(TREE=$wt; rxe_odp_test "$bb/x86_64" "$bb/rxe_odp_test") \
+			>>"$log" 2>&1 || bad="$bad rdma-selftests"
 	fi
 	git -C "$wt" format-patch -q -1 --stdout "$c" >"$bb/patch"
 	checkpatch_patch "$wt" "$bb/patch" >>"$log" 2>&1 || bad="$bad checkpatch"

@@ -365,6 +365,17 @@ arm64_busybox() {
 	echo "$abb"
 }
 
+# rxe_odp_test BUILD_DIR OUT: the tree's tools/testing/selftests/rdma/
+# rxe_odp_test.c, static against Debian's libibverbs-dev with its rxe
+# provider linked in, and BUILD_DIR's uapi headers (rdma-odp, bisect-check).
+rxe_odp_test() {
+	[ -f "$1/usr/include/linux/kvm.h" ] || make -s -C "$TREE" O="$1" headers >&2
+	gcc -O2 -Wall -static -I"$1/usr/include" -o "$2" \
+		"$TREE/tools/testing/selftests/rdma/rxe_odp_test.c" \
+		-Wl,--whole-archive -lrxe-rdmav34 -Wl,--no-whole-archive \
+		-libverbs -lnl-route-3 -lnl-3 -lpthread
+}
+
 mm_selftests() {
 	mb=$1 mo=$2
 	shift 2

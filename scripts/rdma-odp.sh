@@ -36,11 +36,7 @@ src=$TREE/tools/testing/selftests/rdma
 
 rm -rf "$B/suite"
 mkdir -p "$B/suite"
-make -s -C "$TREE" O="$BUILD/guest-patched-rdma" headers >&2
-gcc -O2 -Wall -static -I"$BUILD/guest-patched-rdma/usr/include" \
-	-o "$B/suite/rxe_odp_test" "$src/rxe_odp_test.c" \
-	-Wl,--whole-archive -lrxe-rdmav34 -Wl,--no-whole-archive \
-	-libverbs -lnl-route-3 -lnl-3 -lpthread 2>"$B/gcc.log" ||
+rxe_odp_test "$BUILD/guest-patched-rdma" "$B/suite/rxe_odp_test" 2>"$B/gcc.log" ||
 	{ cat "$B/gcc.log" >&2; die "rxe_odp_test did not build"; }
 cp "$src/rxe_odp.sh" "$B/suite/"
 
