@@ -16,6 +16,8 @@ each of its tests ended the same way on all of them.
 import re
 from typing import Dict, List, Optional, Tuple
 
+from rfc_bench import md_row
+
 FAULTS = re.compile(r"^# ([\w-]+): (.+): (\d+) ODP faults over (\d+) pages$")
 CASE = re.compile(r"^(not )?ok \d+ (.*)$")
 RACE = re.compile(r"^([\w-]+): (mprotect|uffd-wp) toggled (\d+) times: (\d+) RDMA WRITEs done, "
@@ -121,7 +123,7 @@ def report(header: List[str], logs: Dict[str, RdmaLog]) -> str:
         keys += [k for k in log.faults if k not in keys]
     for b, c in keys:
         row = [str(logs[k].faults.get((b, c), "-")) for k in kernels]
-        out.append("| %s | %s | %s |" % (b, c, " | ".join(row)))
+        out.append(md_row([b, c] + row))
     out += ["", "## rxe_odp_test", ""]
     for k in kernels:
         log = logs[k]
@@ -137,12 +139,12 @@ def report(header: List[str], logs: Dict[str, RdmaLog]) -> str:
             "|---|---|---|---:|---:|---:|---:|"]
     for k in kernels:
         for r in logs[k].races:
-            out.append("| %s | %s | %s | %d | %d | %d | %d |" % ((k,) + r))
+            out.append(md_row([k, r[0], r[1]] + [str(n) for n in r[2:]]))
     out += ["", "## rdma-core's tests/test_odp.py, unchanged", "",
             "| test | " + " | ".join(kernels) + " |", "|---|" + "---|" * len(kernels)]
     names = sorted({t for log in logs.values() for t in log.pytests})
     for t in names:
-        out.append("| %s | %s |" % (t, " | ".join(logs[k].pytests.get(t, "missing") for k in kernels)))
+        out.append(md_row([t] + [logs[k].pytests.get(t, "missing") for k in kernels]))
     bad = verdict(logs)
     out += ["", "## Verdict", ""]
     out += ["- " + b for b in bad] if bad else ["pass: rxe_odp_test passes on patched; every "
