@@ -8,7 +8,8 @@
 # the posting, "[PATCH]" or "[RFC PATCH vN]", with base-commit: and a
 # prerequisite-patch-id: for every patch of the postings it needs, and a
 # cover letter from series/NAME/cover-letter.txt (first paragraph:
-# subject, rest: blurb) when it has more than one patch.
+# subject, rest: blurb) when it has more than one patch; a posting of one
+# patch gets series/NAME/notes.txt, if there is one, below its "---".
 #
 # The tree is one stack: the postings' commits in the order of the list.
 # A posting whose needs are all the postings before it is exported from
@@ -144,6 +145,18 @@ while read -r name count rfc version _; do
 		format-patch -q -o "$tmp/out/$name" --zero-commit --no-signature --no-indent-heuristic \
 		"$@" --base="$BASE_TAG" "$from..$ref/$name"
 	git -C "$repo" branch -q -D "$ref/$name"
+	# A posting of one patch has no cover letter: what its cover would say
+	# (what it needs, its base) goes below the patch's "---", from
+	# series/NAME/notes.txt, where git am does not take it.
+	n_=$SERIES/$name/notes.txt
+	if [ -f "$n_" ]; then
+		[ "$count" -eq 1 ] ||
+			die "posting $name has $count patches: its notes go in $SERIES/$name/cover-letter.txt, not $n_"
+		p_=$(find "$tmp/out/$name" -name '*.patch')
+		awk -v f="$n_" '!done && $0 == "---" {
+			print; while ((getline l < f) > 0) print l; print ""; done = 1; next
+		} { print }' "$p_" >"$tmp/notes" && mv "$tmp/notes" "$p_"
+	fi
 	cover=$(find "$tmp/out/$name" -name '*0000-cover-letter.patch')
 	if [ -n "$cover" ]; then
 		lastp=$(find "$tmp/out/$name" -name '*.patch' | LC_ALL=C sort | tail -n 1)

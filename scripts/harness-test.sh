@@ -210,6 +210,12 @@ export_postings() {
 	grep -q '^Subject: \[RFC PATCH v3\] mm: add e$' "$SERIES/feat/v3-0001-mm-add-e.patch"
 	fails grep -q '^prerequisite-patch-id: ' "$SERIES/fix/0001-mm-add-d.patch"
 	grep -q '^prerequisite-patch-id: ' "$SERIES/feat/v3-0001-mm-add-e.patch"
+	# A one-patch posting's notes.txt goes below its "---", once.
+	printf 'Needs fix.\n' >"$SERIES/feat/notes.txt"
+	"$S/export.sh"
+	sed -n '/^---$/,/^$/p' "$SERIES/feat/v3-0001-mm-add-e.patch" >"$W/notes"
+	printf -- '---\nNeeds fix.\n\n' | cmp -s - "$W/notes"
+	[ "$(grep -c '^Needs fix\.$' "$SERIES/feat/v3-0001-mm-add-e.patch")" -eq 1 ]
 	"$S/tree.sh" 2>"$W/err"
 	grep -q 'tree matches series/' "$W/err"
 	printf 'fix 1 - 1 -\nfeat 1 rfc 3 -\n' >"$SERIES/POSTINGS"
@@ -218,6 +224,18 @@ export_postings() {
 	rm -rf "$TREE"
 	"$S/tree.sh"
 	[ "$(git -C "$TREE" rev-list --count v9.9.9..HEAD)" -eq 2 ]
+	# git am left the notes out of the commit; a posting of two patches
+	# may not have notes.txt.
+	[ "$(git -C "$TREE" log -1 --format=%B | grep -c 'Needs fix')" -eq 0 ]
+	printf 'x 2 - 1 -\n' >"$SERIES/POSTINGS"
+	mkdir -p "$SERIES/x"
+	printf 'Notes.\n' >"$SERIES/x/notes.txt"
+	printf 'X\n\nBlurb.\n' >"$SERIES/x/cover-letter.txt"
+	cp -r "$SERIES/feat" "$W/feat.keep"
+	fails "$S/export.sh" 2>"$W/err"
+	grep -q 'posting x has 2 patches: its notes go in' "$W/err"
+	cmp -s "$W/feat.keep/v3-0001-mm-add-e.patch" "$SERIES/feat/v3-0001-mm-add-e.patch"
+	rm -rf "$SERIES/x" "$W/feat.keep" "$SERIES/feat/notes.txt"
 	cp "$W/postings" "$SERIES/POSTINGS"
 	"$S/export.sh"
 	rm -rf "$SERIES/fix" "$SERIES/feat"
