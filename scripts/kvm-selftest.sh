@@ -34,6 +34,8 @@
 #     kernels.  prot_migrate_* (device writes to the device's own device
 #     private pages across write protections): patched kernel only, as the
 #     base kernel WARNs in lib/test_hmm.c.  Each must run (a skip fails).
+#     With both kernels, what each case printed (the base kernel's
+#     refaults, the races' counts) goes to results/hmm-tests.md.
 # The kernels boot under QEMU with TCG on an emulated AMD CPU with SVM, so
 # KVM runs nested even where /dev/kvm cannot run guests.  Each test of
 # each run counts as passed when it gives the expected result, and each
@@ -76,6 +78,7 @@ prot_race_mprotect prot_race_uffd_wp"
 HMM_PATCHED_CASES="prot_migrate_mprotect prot_migrate_uffd_wp"
 HMM_PREFIX=hmm.hmm_device_private.
 KERNELS=${RFC_KERNELS:-patched base}
+patched='' base=''
 for k in $KERNELS; do
 	case $k in
 	patched) patched=$("$TOP/scripts/guest-kernel.sh" patched) ;;
@@ -147,5 +150,14 @@ for k in $KERNELS; do
 		count "$r" "$k kernel, npt=$npt: console log clean ($guest_result)"
 	done
 done
+# With both kernels: what each hmm-tests case printed, base against
+# patched, in results/hmm-tests.md (the counts above decide what passes).
+if [ "$HMM" = 1 ] && [ -n "$base" ] && [ -n "$patched" ]; then
+	mkdir -p "$TOP/results"
+	report_header "$B/header"
+	rfctool hmm-tests "$B/header" "$TOP/results/hmm-tests.md" \
+		base="$B/base-npt1.log" patched="$B/patched-npt1.log" && r=ok || r=no
+	count "$r" "hmm-tests report: results/hmm-tests.md"
+fi
 report kvm-selftest "$pass" "$fail"
 [ "$fail" -eq 0 ]

@@ -14,6 +14,7 @@
     rfctool.py bench HEADER OUTDIR KERNEL:NPT=LOG...     (bench.sh)
     rfctool.py regress HEADER OUT.md KERNEL:RUN=LOG...   (regress.sh)
     rfctool.py rdma-odp HEADER OUT.md KERNEL=LOG...      (rdma-odp.sh)
+    rfctool.py hmm-tests HEADER OUT.md KERNEL=LOG...     (kvm-selftest.sh)
     rfctool.py e2e HEADER OUTDIR KERNEL:NPT=LOG...       (e2e.sh)
     rfctool.py e2e-patterns HEADER OUT.md KERNEL:NPT=LOG...
                                    (e2e.sh patterns)
@@ -137,6 +138,11 @@ def cmd_rdma_odp(args: List[str]) -> int:
     return rfc_rdma.main(args)
 
 
+def cmd_hmm_tests(args: List[str]) -> int:
+    import rfc_hmm
+    return rfc_hmm.main(args)
+
+
 def cmd_watchdog(args: List[str]) -> int:
     import rfc_watchdog
     return rfc_watchdog.main(args)
@@ -150,6 +156,7 @@ def cmd_regress(args: List[str]) -> int:
 COMMANDS = {"guest": cmd_guest, "splat": cmd_splat, "kunit": cmd_kunit,
             "counts": cmd_counts, "audit": cmd_audit, "bench": cmd_bench,
             "regress": cmd_regress, "rdma-odp": cmd_rdma_odp,
+            "hmm-tests": cmd_hmm_tests,
             "e2e": cmd_e2e, "e2e-patterns": cmd_e2e_patterns,
             "e2e-soak": cmd_e2e_soak,
             "e2e-boot-soak": cmd_e2e_boot_soak,

@@ -24,6 +24,7 @@ from rfc_e2e_test import E2ETest, SoakTest  # noqa: E402,F401  (run here, counte
 from rfc_patterns_test import PatternsTest  # noqa: E402,F401
 from rfc_watchdog_test import WatchdogTest  # noqa: E402,F401
 from rfc_rdma_test import RdmaTest  # noqa: E402,F401
+from rfc_hmm_test import HmmTest  # noqa: E402,F401
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "test_data")
 
