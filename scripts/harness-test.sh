@@ -517,6 +517,28 @@ mutants_refused() {
 	[ ! -e "$RFC_BUILD/mutant" ]
 }
 
+# make check's mutants-apply: a mutant that applies to the tree counts as
+# passed, one left behind by a change to the tree as failed; nothing is
+# applied to the tree or built.
+mutants_apply() {
+	mkdir -p "$W/mutants-a"
+	printf 'Wrong: one\nCatch: guest 1 x86/none\n\n' >"$W/mutants-a/good.diff"
+	sed 's/^int b;$/int b2;/' "$TREE/mm/x.c" >"$W/x.c"
+	cp "$W/x.c" "$TREE/mm/x.c"
+	git -C "$TREE" diff >>"$W/mutants-a/good.diff"
+	git -C "$TREE" checkout -q -- mm/x.c
+	printf 'Wrong: two\nCatch: guest 1 x86/none\n\n' >"$W/mutants-a/stale.diff"
+	sed 's/^-int b;$/-int gone;/' "$W/mutants-a/good.diff" |
+		sed -n '/^diff --git/,$p' >>"$W/mutants-a/stale.diff"
+	fails env RFC_MUTANTS_DIR="$W/mutants-a" "$S/mutants.sh" --apply-only \
+		>"$W/out" 2>&1
+	grep -q "^ok .*good: applies to the tree's HEAD" "$W/out"
+	grep -q "^FAILED .*stale: applies to the tree's HEAD" "$W/out"
+	grep -q "^mutants-apply: 1 passed, 1 failed" "$W/out"
+	git -C "$TREE" diff --quiet
+	[ ! -e "$RFC_BUILD/mutant" ]
+}
+
 # make e2e: an unknown backing, or +write on one, is refused before any
 # kernel is built or any guest boots.
 e2e_refuses_backing() {
@@ -623,6 +645,7 @@ t "run-guest: a silent guest, evidence, killed" guest_silent
 t "sparse: moved message not new, repeated one is" sparse_compare
 t "bench, e2e: RFC_PRIOR_KERNEL unset, relative, missing" prior_kernel_knob
 t "mutants: unknown name and bad Catch: line refused, nothing built" mutants_refused
+t "mutants-apply: a stale mutant fails, nothing applied or built" mutants_apply
 t "e2e: an unknown backing refused, nothing built" e2e_refuses_backing
 t "e2e: the trace report splits faults by segment and userfaulted page" e2e_trace_report
 

@@ -28,12 +28,22 @@
 # invalidation; a guest that gives no result is not a catch.  The builds
 # are never kept as anything but build outputs.  Logs: build/mutant/NAME.log.
 # The unmutated tree passes the same tests in kvm-selftest and kunit-*.
+#
+# mutants.sh --apply-only [NAME...]  (make check's mutants-apply) builds
+# and runs nothing: each mutant counts as passed when its Catch: line is
+# understood and it applies to the tree's HEAD, so that a change to the
+# series that leaves a mutant behind fails make check.
 #: RFC_MUTANTS        mutants: the names to run (default every mutants/*.diff)
 #: RFC_MUTANTS_DIR    mutants: where the mutants are (default mutants/)
 
 . "$(dirname "$0")/lib.sh"
 need git cpio gzip file qemu-system-x86_64 busybox
 
+apply_only=false
+if [ "${1:-}" = --apply-only ]; then
+	apply_only=true
+	shift
+fi
 M=${RFC_MUTANTS_DIR:-$TOP/mutants}
 MB=$BUILD/mutant
 WT=$MB/linux
@@ -54,6 +64,18 @@ for n; do
 		die "$M/$n.diff: no 'Catch: guest NPT TEST', 'Catch: arm64 MODE TEST', 'Catch: kunit ARCH FILTER' or 'Catch: e2e NPT BACKING...' line"
 done
 
+pass=0
+fail=0
+if $apply_only; then
+	for n; do
+		git -C "$TREE" apply --check "$M/$n.diff" && r=ok || r=no
+		count "$r" "$n: applies to the tree's HEAD"
+	done
+	report mutants-apply "$pass" "$fail"
+	[ "$fail" -eq 0 ]
+	exit
+fi
+
 head=$(git -C "$TREE" rev-parse HEAD)
 mkdir -p "$MB"
 [ -e "$WT/.git" ] || git -C "$TREE" worktree add -q --detach "$WT" "$head" >&2
@@ -61,8 +83,6 @@ mkdir -p "$MB"
 # the first recompiles what the previous and the next mutant touch.
 reset_wt() { git -C "$WT" reset -q --hard "$head"; }
 
-pass=0
-fail=0
 for n in "$@"; do
 	d=$M/$n.diff
 	log=$MB/$n.log
