@@ -31,7 +31,7 @@ import os
 import re
 import statistics
 import sys
-from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, TypeVar
 
 import rfc_guestlog
 
@@ -460,6 +460,25 @@ def ratios(vals: Dict[str, Optional[float]], kernels: Sequence[str]) -> List[str
 
 def md_row(cells: Sequence[str]) -> str:
     return "| %s |" % " | ".join(cells)
+
+
+T = TypeVar("T")
+
+
+def header_and_logs(args: List[str], name: str,
+                    parse: Callable[[List[str]], T]) -> Tuple[List[str], Dict[str, T]]:
+    """The arguments of a two-kernel report, HEADER OUT.md KERNEL=LOG...:
+    the header's lines and each kernel's parsed log (rdma-odp, hmm-tests)."""
+    if len(args) < 3 or any("=" not in a for a in args[2:]):
+        raise ValueError("usage: %s HEADER OUT.md KERNEL=LOG..." % name)
+    with open(args[0], encoding="utf-8") as f:
+        header = [h.rstrip("\n") for h in f]
+    logs: Dict[str, T] = {}
+    for a in args[2:]:
+        k, path = a.split("=", 1)
+        with open(path, encoding="utf-8", errors="replace") as f:
+            logs[k] = parse(f.readlines())
+    return header, logs
 
 
 def table_head(first: Sequence[str], kernels: Sequence[str]) -> List[str]:

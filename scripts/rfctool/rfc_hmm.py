@@ -17,7 +17,7 @@ only when a log has no case.
 import re
 from typing import Dict, List, Tuple
 
-from rfc_bench import md_row
+from rfc_bench import header_and_logs, md_row
 
 PREFIX = "hmm.hmm_device_private."
 CASE = re.compile(r"^(not )?ok \d+ " + re.escape(PREFIX) + r"(\w+)( # SKIP.*)?$")
@@ -83,15 +83,7 @@ def counts(log: HmmLog) -> Tuple[int, int, int]:
 
 
 def main(args: List[str]) -> int:
-    if len(args) < 3 or any("=" not in a for a in args[2:]):
-        raise ValueError("usage: hmm-tests HEADER OUT.md KERNEL=LOG...")
-    with open(args[0], encoding="utf-8") as f:
-        header = [h.rstrip("\n") for h in f]
-    logs: Dict[str, HmmLog] = {}
-    for a in args[2:]:
-        k, path = a.split("=", 1)
-        with open(path, encoding="utf-8", errors="replace") as f:
-            logs[k] = parse(f.readlines())
+    header, logs = header_and_logs(args, "hmm-tests", parse)
     with open(args[1], "w", encoding="utf-8") as f:
         f.write(report(header, logs))
     bad = 0

@@ -16,7 +16,7 @@ each of its tests ended the same way on all of them.
 import re
 from typing import Dict, List, Optional, Tuple
 
-from rfc_bench import md_row
+from rfc_bench import header_and_logs, md_row
 
 FAULTS = re.compile(r"^# ([\w-]+): (.+): (\d+) ODP faults over (\d+) pages$")
 CASE = re.compile(r"^(not )?ok \d+ (.*)$")
@@ -153,15 +153,7 @@ def report(header: List[str], logs: Dict[str, RdmaLog]) -> str:
 
 
 def main(args: List[str]) -> int:
-    if len(args) < 3 or any("=" not in a for a in args[2:]):
-        raise ValueError("usage: rdma-odp HEADER OUT.md KERNEL=LOG...")
-    with open(args[0], encoding="utf-8") as f:
-        header = [h.rstrip("\n") for h in f]
-    logs: Dict[str, RdmaLog] = {}
-    for a in args[2:]:
-        k, path = a.split("=", 1)
-        with open(path, encoding="utf-8", errors="replace") as f:
-            logs[k] = parse(f.readlines())
+    header, logs = header_and_logs(args, "rdma-odp", parse)
     md = report(header, logs)
     with open(args[1], "w", encoding="utf-8") as f:
         f.write(md)
