@@ -445,12 +445,16 @@ rfctool() { python3 "$RFCTOOL" "$@"; }
 # names cannot be looked up; the tag's format is still checked.
 # checkpatch runs scripts/spdxcheck.py with the first python3 on PATH; it
 # needs Debian's, which has python3-ply and python3-git.
+# rfctool changelog then refuses what an editor or git left in the
+# changelog (a rebase's comment block, a '#' line that git commit strips),
+# which checkpatch does not look for.
 checkpatch_patch() { # TREE_DIR PATCH
 	(
 	cd "$1" || exit 1
 	rc=0
 	env PATH="/usr/bin:$PATH" ./scripts/checkpatch.pl --strict --quiet --showfile \
 		--ignore FILE_PATH_CHANGES,UNKNOWN_COMMIT_ID "$2" 2>&1 || rc=1
+	rfctool changelog "$2" || rc=1
 	# By path, as a one-file patch: the file may be gone from the tree's
 	# HEAD (moved by a later commit), which get_maintainer.pl -f refuses.
 	for f in $(awk '/^diff --git / { f = $4 } /^new file mode/ { print substr(f, 3) }' "$2"); do

@@ -9,6 +9,8 @@
                                    kunit.py --json file
     rfctool.py counts NAME RC LOG  a suite's counts from its output (the
                                    suite protocol, see rfc_counts)
+    rfctool.py changelog PATCH...  editor or git text, and '#' lines, in the
+                                   patches' changelogs; exit 1 if any
     rfctool.py audit TREE COCCI WORKDIR SECS RC
                                    the coccinelle audit's report (audit.sh)
     rfctool.py bench HEADER OUTDIR KERNEL:NPT=LOG...     (bench.sh)
@@ -84,6 +86,18 @@ def cmd_counts(args: List[str]) -> int:
     return 0
 
 
+def cmd_changelog(args: List[str]) -> int:
+    if not args:
+        return usage()
+    import rfc_changelog
+    bad = 0
+    for path in args:
+        for f in rfc_changelog.scan(rfc_splat.read_lines(path)):
+            print(f.where(path))
+            bad = 1
+    return bad
+
+
 def cmd_audit(args: List[str]) -> int:
     if len(args) != 5:
         return usage()
@@ -154,7 +168,8 @@ def cmd_regress(args: List[str]) -> int:
 
 
 COMMANDS = {"guest": cmd_guest, "splat": cmd_splat, "kunit": cmd_kunit,
-            "counts": cmd_counts, "audit": cmd_audit, "bench": cmd_bench,
+            "counts": cmd_counts, "changelog": cmd_changelog,
+            "audit": cmd_audit, "bench": cmd_bench,
             "regress": cmd_regress, "rdma-odp": cmd_rdma_odp,
             "hmm-tests": cmd_hmm_tests,
             "e2e": cmd_e2e, "e2e-patterns": cmd_e2e_patterns,
