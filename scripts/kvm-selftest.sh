@@ -32,8 +32,14 @@
 #     prot_race_*: device writes refused once write is taken away, also
 #     while it races with the protection changes; expected to pass on both
 #     kernels.  prot_migrate_* (device writes to the device's own device
-#     private pages across write protections): patched kernel only, as the
-#     base kernel WARNs in lib/test_hmm.c.  Each must run (a skip fails).
+#     private pages across write protections) and prot_upgrade_migrate_race
+#     (device writes through a kept mirror while the CPU migrates each page
+#     back: the CPU must see every write): patched kernel only, as the
+#     base kernel WARNs in lib/test_hmm.c.  prot_upgrade_migrate_race runs
+#     in a boot of its own under multi-threaded TCG: its two threads must
+#     really run at once, and under thread=single a test_hmm.c that loses
+#     the writes passes it.  hmm-tests create no KVM VM, which is what
+#     thread=single avoids (run-guest.sh).  Each must run (a skip fails).
 #     With both kernels, what each case printed (the base kernel's
 #     refaults, the races' counts) goes to results/hmm-tests.md.
 # The kernels boot under QEMU with TCG on an emulated AMD CPU with SVM, so
@@ -76,6 +82,8 @@ prot_downgrade_uffd_wp prot_downgrade_thp prot_downgrade_uffd_wp_thp
 prot_downgrade_hugetlb prot_exclusive_mprotect prot_exclusive_uffd_wp
 prot_race_mprotect prot_race_uffd_wp"
 HMM_PATCHED_CASES="prot_migrate_mprotect prot_migrate_uffd_wp"
+# Run in a boot of their own, with multi-threaded TCG (below).
+HMM_RACE_CASES="prot_upgrade_migrate_race"
 HMM_PREFIX=hmm.hmm_device_private.
 KERNELS=${RFC_KERNELS:-patched base}
 patched='' base=''
@@ -98,8 +106,16 @@ hmm_args=
 for c in $HMM_CASES; do hmm_args="$hmm_args -r $HMM_PREFIX$c"; done
 hmm_patched_args=
 for c in $HMM_PATCHED_CASES; do hmm_patched_args="$hmm_patched_args -r $HMM_PREFIX$c"; done
+hmm_race_args=
+for c in $HMM_RACE_CASES; do hmm_race_args="$hmm_race_args -r $HMM_PREFIX$c"; done
 cat >"$B/suite/run" <<EOS
 #!/bin/sh
+case " \$(cat /proc/cmdline) " in
+*" rfc_boot=hmm-race "*)
+	./hmm-tests$hmm_race_args
+	echo "GUEST-TEST: hmm-tests-race exit \$?"
+	exit 0 ;;
+esac
 for t in $RUNS; do
 	./\$t
 	echo "GUEST-TEST: \${t%% *} exit \$?"
@@ -119,6 +135,19 @@ EOS
 chmod +x "$B/suite/run"
 "$TOP/scripts/mkinitramfs.sh" "$B/initramfs.cpio.gz" "$B/suite" >&2
 
+# count_hmm_case KERNEL CASE LOG: a case's TAP line, "ok N NAME", "not
+# ok N NAME" or "ok N NAME # SKIP why", the last one in LOG, against what
+# the kernel should give.
+count_hmm_case() {
+	want=ok
+	case $1:$2 in base:prot_upgrade_*) want="not ok" ;; esac
+	got=$(tr -d '\r' <"$3" | sed -n \
+		"s/^\(ok\|not ok\) [0-9]* $HMM_PREFIX$2\( # SKIP.*\)\{0,1\}$/\1\2/p" |
+		tail -n 1)
+	[ "$got" = "$want" ] && r=ok || r=no
+	count "$r" "$1 kernel: hmm-tests $2: ${got:-no result} (expected $want)"
+}
+
 pass=0
 fail=0
 for k in $KERNELS; do
@@ -131,24 +160,26 @@ for k in $KERNELS; do
 			t=${t##*/}
 			count_exit "$k" "$k kernel, npt=$npt" "$log" "$t"
 		done
-		# The hmm cases run on npt=1 boots.  A case's TAP line: "ok N
-		# NAME", "not ok N NAME" or "ok N NAME # SKIP why"; the last one in
-		# the log counts.
+		# The hmm cases run on npt=1 boots.
 		cases=
 		[ "$npt" != 1 ] || [ "$HMM" = 0 ] || cases=$HMM_CASES
 		[ "$npt:$k:$HMM" != 1:patched:1 ] || cases="$cases $HMM_PATCHED_CASES"
 		for c in $cases; do
-			want=ok
-			case $k:$c in base:prot_upgrade_*) want="not ok" ;; esac
-			got=$(tr -d '\r' <"$log" | sed -n \
-				"s/^\(ok\|not ok\) [0-9]* $HMM_PREFIX$c\( # SKIP.*\)\{0,1\}$/\1\2/p" |
-				tail -n 1)
-			[ "$got" = "$want" ] && r=ok || r=no
-			count "$r" "$k kernel: hmm-tests $c: ${got:-no result} (expected $want)"
+			count_hmm_case "$k" "$c" "$log"
 		done
 		[ "$guest_rc" = 0 ] && r=ok || r=no
 		count "$r" "$k kernel, npt=$npt: console log clean ($guest_result)"
 	done
+	[ "$k:$HMM" = patched:1 ] || continue
+	log=$B/$k-hmm-race.log
+	RFC_GUEST_TCG_THREAD=multi \
+		RFC_GUEST_APPEND="${RFC_GUEST_APPEND:-} rfc_kernel=$k rfc_boot=hmm-race" \
+		guest_run "$kernel" "$B/initramfs.cpio.gz" 1 "$log"
+	for c in $HMM_RACE_CASES; do
+		count_hmm_case "$k" "$c" "$log"
+	done
+	[ "$guest_rc" = 0 ] && r=ok || r=no
+	count "$r" "$k kernel, hmm-tests race boot (thread=multi): console log clean ($guest_result)"
 done
 # With both kernels: what each hmm-tests case printed, base against
 # patched, in results/hmm-tests.md (the counts above decide what passes).
