@@ -31,7 +31,7 @@ Unit tests: rfctool_test.py (fixtures in test_data/).
 
 import os
 import sys
-from typing import List
+from typing import Any, Callable, Iterable, List
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -54,15 +54,20 @@ def cmd_guest(args: List[str]) -> int:
     return int(log.verdict)
 
 
-def cmd_splat(args: List[str]) -> int:
-    if not args:
+def print_findings(paths: List[str], scan: Callable[[List[str]], Iterable[Any]]) -> int:
+    """Print where each finding of scan() is, file by file; 1 if any."""
+    if not paths:
         return usage()
     bad = 0
-    for path in args:
-        for s in rfc_splat.scan(rfc_splat.read_lines(path)):
-            print(s.where(path))
+    for path in paths:
+        for f in scan(rfc_splat.read_lines(path)):
+            print(f.where(path))
             bad = 1
     return bad
+
+
+def cmd_splat(args: List[str]) -> int:
+    return print_findings(args, rfc_splat.scan)
 
 
 def cmd_kunit(args: List[str]) -> int:
@@ -87,15 +92,8 @@ def cmd_counts(args: List[str]) -> int:
 
 
 def cmd_changelog(args: List[str]) -> int:
-    if not args:
-        return usage()
     import rfc_changelog
-    bad = 0
-    for path in args:
-        for f in rfc_changelog.scan(rfc_splat.read_lines(path)):
-            print(f.where(path))
-            bad = 1
-    return bad
+    return print_findings(args, rfc_changelog.scan)
 
 
 def cmd_audit(args: List[str]) -> int:
