@@ -13,11 +13,11 @@
 
 SHELL := /bin/sh
 S := scripts
-REG := $(or $(RFC_SUITES),$(S)/suites)
+REG := $(or $(KPU_SUITES),$(S)/suites)
 
 # name, and whether it needs the kernel tree, from the registry.
 SUITES := $(shell sed -e '/^\#/d' -e 's/[[:space:]]*|.*//' $(REG) | awk 'NF { print $$1 }')
-TREE_SUITES := $(shell sed -e '/^\#/d' -e 's/[[:space:]]*|.*//' $(REG) | awk '$$3 == "tree" { print $$1 }')
+TREE_SUITES := $(shell sed -e '/^\#/d' -e 's/[[:space:]]*|.*//' $(REG) | awk '$$3 ~ /^tree/ { print $$1 }')
 
 .PHONY: all deps tree tree-state export build kunit out check clean help $(SUITES)
 
@@ -78,5 +78,8 @@ help:
 	@sed -e '/^#/d' -e '/^[[:space:]]*$$/d' $(REG) | \
 		awk -F'|' '{ split($$1, w, " "); sub(/^ +/, "", $$2); \
 			printf "  %-22s %-5s %s\n", w[1], w[2], $$2 }'
-	@echo 'Knobs (environment or make command line, e.g. make stress RFC_SEED=1):'
+	@echo 'Knobs (environment or make command line, e.g. make kvm-selftest KPU_SEED=1):'
 	@sed -n 's/^#: /  /p' $(S)/lib.sh $(S)/*.sh | awk '!seen[$$0]++'
+	@echo 'Guest suite variables (guest/suites: $${NAME} in its tests; default per suite):'
+	@awk '$$1 == "suite" { s = $$2 } $$1 == "var" { d[$$2] = d[$$2] (d[$$2] ? ", " : "") s " " $$3 } \
+		END { for (v in d) printf "  KPU_%-18s %s\n", v, d[v] }' guest/suites | sort

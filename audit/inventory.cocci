@@ -4,7 +4,7 @@
 /// mmu_notifier range flags and of the users of struct kvm_gfn_range.  The
 /// series' own scripts/coccinelle/api/mmu_notifier_range.cocci reports
 /// problems only; this lists every site, each with a verdict, for the cover
-/// letter and for rfctool.py audit.
+/// letter and for harness.py audit.
 ///
 /// - every mmu_notifier_range_init*() call, with its event and flags, and
 ///   whether the flags can carry the upgrade information.  A protection

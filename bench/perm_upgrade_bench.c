@@ -133,7 +133,7 @@
  * thp_collapse_alloc (/proc/vmstat), HugePages_Total and HugePages_Free
  * (/proc/meminfo) and the VM's pages_4k and pages_2m (they also count the
  * few SPTEs of the program's own memslot).  khugepaged can collapse split
- * THPs back while a slow run goes on; scripts/bench.sh makes it sleep an
+ * THPs back while a slow run goes on; make bench makes it sleep an
  * hour between scans in the guest, and the INFO lines say how it was set.
  *
  * Output, parked mode, for each scenario but zap, backing and repetition (a

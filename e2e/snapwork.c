@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * snapwork: the nested guest of the end-to-end test (scripts/e2e.sh).  A
+ * snapwork: the nested guest of the end-to-end test (make e2e).  A
  * multiboot image that QEMU's -kernel loads and starts in 32-bit protected
  * mode.
  *

@@ -10,10 +10,10 @@
 #     cross-checked against a plain git grep of the tree;
 #   - the series' own scripts/coccinelle/api/mmu_notifier_range.cocci,
 #     which reports problems only and must say nothing.
-# Ends with "audit: N passed, N failed".  The verdicts are rfctool.py
-# audit's (scripts/rfctool/rfc_audit.py, unit-tested on a captured
+# Ends with "audit: N passed, N failed".  The verdicts are harness.py
+# audit's (scripts/tool/audit.py, unit-tested on a captured
 # coccicheck log).  The report is also written to $BUILD/audit.txt
-# (RFC_AUDIT_OUT overrides), the intermediate files to $BUILD/audit.d/.
+# (KPU_AUDIT_OUT overrides), the intermediate files to $BUILD/audit.d/.
 #
 # Only the files that can matter are parsed: those that git grep finds
 # mentioning mmu_notifier_range_init*, mmu_notifier_ops,
@@ -44,19 +44,19 @@
 # definition, a comment, another structure's .invalidate): Coccinelle did
 # not check it, e.g. because it could not parse the function.
 #
-#: RFC_COCCI          audit: the inventory script (default audit/inventory.cocci)
-#: RFC_AUDIT_J        audit: spatch jobs (default 1: the machine is shared)
-#: RFC_AUDIT_OUT      audit: the report (default build/audit.txt)
+#: KPU_COCCI          audit: the inventory script (default audit/inventory.cocci)
+#: KPU_AUDIT_J        audit: spatch jobs (default 1: the machine is shared)
+#: KPU_AUDIT_OUT      audit: the report (default build/audit.txt)
 
 . "$(dirname "$0")/lib.sh"
 need spatch make git python3
 
-COCCI=${RFC_COCCI:-$TOP/audit/inventory.cocci}
+COCCI=${KPU_COCCI:-$TOP/audit/inventory.cocci}
 case $COCCI in /*) ;; *) COCCI=$(pwd)/$COCCI ;; esac
 SERIES_COCCI=$TREE/scripts/coccinelle/api/mmu_notifier_range.cocci
 [ -e "$TREE/.git" ] || die "no kernel tree at $TREE: run 'make tree'"
-[ -f "$COCCI" ] || die "no $COCCI: point RFC_COCCI= at the inventory script"
-AUDIT_OUT=${RFC_AUDIT_OUT:-$BUILD/audit.txt}
+[ -f "$COCCI" ] || die "no $COCCI: point KPU_COCCI= at the inventory script"
+AUDIT_OUT=${KPU_AUDIT_OUT:-$BUILD/audit.txt}
 work=${AUDIT_OUT%.txt}.d
 mkdir -p "$work"
 
@@ -78,22 +78,22 @@ info "coccicheck on $nfiles files of $TREE"
 start=$(date +%s)
 rc=0
 nice make -s -C "$TREE" coccicheck MODE=report COCCI="$COCCI" \
-	J="${RFC_AUDIT_J:-1}" SPFLAGS="--file-groups $work/groups" \
+	J="${KPU_AUDIT_J:-1}" SPFLAGS="--file-groups $work/groups" \
 	>"$work/coccicheck.log" 2>&1 || rc=$?
 secs=$(($(date +%s) - start))
 
 # The series' script: no output is the expected result.  Without it (a
-# tree without the series) rfctool counts it as not run.
+# tree without the series) harness.py counts it as not run.
 rm -f "$work/series.log"
 if [ -f "$SERIES_COCCI" ]; then
 	info "coccicheck with the series' $SERIES_COCCI"
 	nice make -s -C "$TREE" coccicheck MODE=report COCCI="$SERIES_COCCI" \
-		J="${RFC_AUDIT_J:-1}" SPFLAGS="--file-groups $work/groups" \
+		J="${KPU_AUDIT_J:-1}" SPFLAGS="--file-groups $work/groups" \
 		>"$work/series.log" 2>&1 ||
 		echo "coccicheck: exit status $?" >>"$work/series.log"
 fi
 
 rc2=0
-rfctool audit "$TREE" "$COCCI" "$work" "$secs" "$rc" >"$AUDIT_OUT" || rc2=$?
+harness audit "$TREE" "$COCCI" "$work" "$secs" "$rc" >"$AUDIT_OUT" || rc2=$?
 cat "$AUDIT_OUT"
 exit "$rc2"

@@ -6,14 +6,15 @@
 # and check that each commit builds on its own for x86_64 (KVM_INTEL=m
 # KVM_AMD=m KVM_WERROR=y), arm64 and s390 (build.sh: mm/ virt/kvm/
 # arch/ARCH/kvm/ with the KUnit tests built in, and on x86_64 the HMM test
-# driver), that a commit touching the KVM or mm selftests or rxe_odp_test
-# builds the ones it touches, and that the commit is checkpatch --strict clean
+# driver), that a commit touching the KVM, mm or RDMA selftests builds
+# them all by their own Makefiles (selftests_make in lib.sh), and that the
+# commit is checkpatch --strict clean
 # (checkpatch_patch in lib.sh, as the checkpatch suite runs it).  Build
 # directories (build/bisect/ARCH) are reused from commit to
 # commit, so each step rebuilds only what the commit changed; ccache keeps
 # a second run short.  Ends with "bisect-check: N passed, N failed", one
 # per commit.
-#: RFC_BISECT_REVS    bisect-check: the commits to walk, as git rev-list
+#: KPU_BISECT_REVS    bisect-check: the commits to walk, as git rev-list
 #:                    takes them (default v7.2.8..HEAD: the whole series)
 
 . "$(dirname "$0")/lib.sh"
@@ -35,45 +36,43 @@ use_ccache
 pass=0
 fail=0
 i=0
-revs=${RFC_BISECT_REVS:-$BASE_TAG..HEAD}
+revs=${KPU_BISECT_REVS:-$BASE_TAG..HEAD}
 # The number of each commit in the series, counted from the base.
 first=$(git -C "$TREE" rev-list --reverse "$revs" | head -n 1)
-[ -n "$first" ] || die "RFC_BISECT_REVS='$revs' selects no commit"
+[ -n "$first" ] || die "KPU_BISECT_REVS='$revs' selects no commit"
 i=$(git -C "$TREE" rev-list --count "$BASE_TAG..$first^" 2>/dev/null) ||
-	die "RFC_BISECT_REVS='$revs' starts outside $BASE_TAG..HEAD"
+	die "KPU_BISECT_REVS='$revs' starts outside $BASE_TAG..HEAD"
 for c in $(git -C "$TREE" rev-list --reverse "$revs"); do
 	i=$((i + 1))
 	subj=$(git -C "$TREE" log -1 --format=%s "$c")
 	git -C "$wt" checkout -q --detach "$c"
 	bad=
 	for a; do
-		RFC_TREE=$wt RFC_BUILD=$bb "$TOP/scripts/build.sh" "$a" >>"$log" 2>&1 ||
+		KPU_TREE=$wt KPU_BUILD=$bb "$TOP/scripts/build.sh" "$a" >>"$log" 2>&1 ||
 			bad="$bad build-$a"
 	done
-	sel=$(git -C "$wt" diff-tree --no-commit-id --name-only --diff-filter=d -r "$c" -- \
-		tools/testing/selftests/kvm | sed -n 's|^tools/testing/selftests/kvm/\(.*\)\.c$|\1|p')
-	# x86/ and arm64/ tests for their arch, the others for both; not the
-	# files a commit deletes (or moves away).
-	for a in x86_64 arm64; do
-		asel=$(echo "$sel" | awk -v a="$a" '!/\// || (a == "x86_64" && /^x86\//) ||
-			(a == "arm64" && /^arm64\//)')
-		[ -n "$asel" ] || continue
-		# shellcheck disable=SC2086 # test names are words
-		(TREE=$wt; kvm_selftests "$bb/$a" "$bb/selftests-$a" $asel) \
-			>>"$log" 2>&1 || bad="$bad selftests-$a"
+	# The selftest collections the commit touches, each built whole by
+	# its own Makefile (kvm: for x86_64 and arm64 as the files touched
+	# say), so that a commit that breaks a Makefile or a test it does not
+	# name fails.
+	for coll in kvm mm rdma; do
+		files=$(git -C "$wt" diff-tree --no-commit-id --name-only -r "$c" -- \
+			"tools/testing/selftests/$coll")
+		[ -n "$files" ] || continue
+		arches=x86_64
+		if [ "$coll" = kvm ]; then
+			arches=$(echo "$files" | awk '
+				/\/x86\// { print "x86_64"; next }
+				/\/arm64\// { print "arm64"; next }
+				{ print "x86_64"; print "arm64" }' | sort -u)
+		fi
+		for a in $arches; do
+			# Only the arches asked for (bisect-check.sh ARCH...).
+			case " $* " in *" $a "*) ;; *) continue ;; esac
+			selftests_make "$wt" "$coll" "$a" "$bb/$a" "$bb/selftests-$coll-$a" \
+				>>"$log" 2>&1 || bad="$bad selftests-$coll-$a"
+		done
 	done
-	sel=$(git -C "$wt" diff-tree --no-commit-id --name-only --diff-filter=d -r "$c" -- \
-		tools/testing/selftests/mm | sed -n 's|^tools/testing/selftests/mm/\(.*\)\.c$|\1|p')
-	if [ -n "$sel" ]; then
-		# shellcheck disable=SC2086 # test names are words
-		(TREE=$wt; mm_selftests "$bb/x86_64" "$bb/mm" $sel) \
-			>>"$log" 2>&1 || bad="$bad mm-selftests"
-	fi
-	if git -C "$wt" diff-tree --no-commit-id --name-only --diff-filter=d -r "$c" -- \
-			tools/testing/selftests/rdma | grep -q '/rxe_odp_test\.c$'; then
-		(TREE=$wt; rxe_odp_test "$bb/x86_64" "$bb/rxe_odp_test") \
-			>>"$log" 2>&1 || bad="$bad rdma-selftests"
-	fi
 	git -C "$wt" format-patch -q -1 --stdout "$c" >"$bb/patch"
 	checkpatch_patch "$wt" "$bb/patch" >>"$log" 2>&1 || bad="$bad checkpatch"
 	if [ -z "$bad" ]; then

@@ -4,9 +4,10 @@
 # check.sh [SUITE...]
 # Run test suites (default: the "check" set of scripts/suites, in order),
 # go on past failures, print a summary and end with one line
-# "N passed, N failed" over every suite.  Each suite's output is shown and
-# kept in build/check/SUITE.log; its counts are its last
-# "SUITE: N passed, N failed[, N skipped]" line (rfc_counts).  A suite that
+# "N passed, N failed" over every suite.  Each suite's output is kept in
+# build/check/SUITE.log and shown when it ends (KPU_JOBS run at once);
+# its counts are its last "SUITE: N passed, N failed[, N skipped]" line
+# (counts.py).  A suite that
 # stops without that line, or fails without counting a failure, counts as
 # one failure.  Before the suites, one line says how the tree stands
 # against series/.
@@ -14,8 +15,8 @@
 . "$(dirname "$0")/lib.sh"
 need python3
 
-#: RFC_SUITES         the suite registry (default scripts/suites)
-REG=${RFC_SUITES:-$TOP/scripts/suites}
+#: KPU_SUITES         the suite registry (default scripts/suites)
+REG=${KPU_SUITES:-$TOP/scripts/suites}
 # name set needs command... (| description dropped)
 suites() { sed -e 's/[[:space:]]*|.*//' -e '/^#/d' -e '/^[[:space:]]*$/d' "$REG"; }
 
@@ -35,19 +36,66 @@ if [ -e "$TREE/.git" ]; then
 	echo "=== tree: $(tree_state || :)"
 fi
 
-for s; do
-	cmd=$(suites | awk -v s="$s" '$1 == s { $1 = $2 = $3 = ""; sub(/^ +/, ""); print }')
-	echo "=== $s"
+# run_suite NAME: one suite, its output in $res/NAME.log, then its counts
+# and time; $res/NAME.done last, when all of it is there.
+run_suite() {
+	cmd=$(suites | awk -v s="$1" '$1 == s { $1 = $2 = $3 = ""; sub(/^ +/, ""); print }')
 	start=$(date +%s)
+	rc=0
 	# The registry's command is shell code (it may quote).
-	{
-		rc=0
-		(cd "$TOP" && RFC_SUITE=$s && export RFC_SUITE && eval "$cmd") 2>&1 || rc=$?
-		echo "$rc" >"$res/$s.rc"
-	} | tee "$res/$s.log"
-	rfctool counts "$s" "$(cat "$res/$s.rc")" "$res/$s.log" >"$res/$s.counts"
-	echo "$(($(date +%s) - start))" >"$res/$s.time"
+	(cd "$TOP" && KPU_SUITE=$1 && export KPU_SUITE && eval "$cmd") >"$res/$1.log" 2>&1 ||
+		rc=$?
+	echo "$rc" >"$res/$1.rc"
+	harness counts "$1" "$rc" "$res/$1.log" >"$res/$1.counts"
+	echo "$(($(date +%s) - start))" >"$res/$1.time"
+	: >"$res/$1.done"
+}
+
+# after NAME: the suites NAME waits for (the registry's needs column:
+# "tree", then ":SUITE,SUITE" for suites whose outputs it uses).
+after() {
+	suites | awk -v s="$1" '$1 == s { n = split($3, a, ":"); if (n > 1) print a[2] }' | tr , ' '
+}
+ready() {
+	for d in $(after "$1"); do
+		case " $* " in *" $d "*) [ -e "$res/$d.done" ] || return 1 ;; esac
+	done
+}
+
+# KPU_JOBS suites at a time, in registry order as their needs allow: a
+# kernel build keeps both CPUs busy, but much of the rest (checkpatch,
+# QEMU under single-threaded TCG, coccinelle) uses one.  Each suite's
+# output is shown when it ends.
+#: KPU_JOBS           check: suites run at once (default 2)
+jobs=${KPU_JOBS:-2}
+case $jobs in '' | *[!0-9]* | 0) die "KPU_JOBS must be a positive number, not '$jobs'" ;; esac
+todo=$* running='' shown=''
+while [ -n "$todo$running" ]; do
+	still=''
+	for r in $running; do
+		if [ -e "$res/$r.done" ]; then
+			echo "=== $r ($(cat "$res/$r.time") s)"
+			cat "$res/$r.log"
+			shown="$shown $r"
+		else
+			still="$still $r"
+		fi
+	done
+	running=$still
+	left=''
+	for s in $todo; do
+		# shellcheck disable=SC2086 # lists of names
+		if [ "$(echo $running | wc -w)" -lt "$jobs" ] && ready "$s" "$@"; then
+			run_suite "$s" &
+			running="$running $s"
+		else
+			left="$left $s"
+		fi
+	done
+	todo=$left
+	[ -z "$running" ] || sleep 2
 done
+wait
 
 echo "=== summary"
 tp=0

@@ -15,7 +15,7 @@ cpio xz-utils rsync kmod python3 python3-ply python3-git perl qemu-system-x86 qe
 coccinelle gcc-aarch64-linux-gnu libc6-dev-arm64-cross gcc-s390x-linux-gnu ccache dpkg-dev
 debian-archive-keyring util-linux busybox-static file
 python3-matplotlib shellcheck mypy liburcu-dev
-libibverbs-dev rdma-core python3-pyverbs"
+libibverbs-dev rdma-core python3-pyverbs libcap-dev libnuma-dev"
 
 SPARSE=$CACHE/tools/bin/sparse
 

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Print the path of the verified base tarball, fetching it if needed.
-# Sources, in this order: $RFC_LINUX_TARBALL; shared/linux/ next to the repo;
+# Sources, in this order: $KPU_LINUX_TARBALL; shared/linux/ next to the repo;
 # the cache; the machine's Debian archive (deb-src, unstable).  The hash is
 # checked every time; on a mismatch nothing of the user's is deleted.
 
@@ -18,14 +18,14 @@ verify() {
 	$PROG: error: sha256 mismatch for $1
 	$PROG:   expected $BASE_SHA256 (base.conf, linux $BASE_DEBIAN_VERSION)
 	$PROG:   got      $got
-	$PROG: nothing was deleted; point RFC_LINUX_TARBALL at the right file.
+	$PROG: nothing was deleted; point KPU_LINUX_TARBALL at the right file.
 	MSG
 	exit 1
 }
 
-if [ -n "${RFC_LINUX_TARBALL:-}" ]; then
-	[ -f "$RFC_LINUX_TARBALL" ] || die "RFC_LINUX_TARBALL=$RFC_LINUX_TARBALL: no such file"
-	src=$RFC_LINUX_TARBALL
+if [ -n "${KPU_LINUX_TARBALL:-}" ]; then
+	[ -f "$KPU_LINUX_TARBALL" ] || die "KPU_LINUX_TARBALL=$KPU_LINUX_TARBALL: no such file"
+	src=$KPU_LINUX_TARBALL
 elif [ -f "$SHARED_DIR/linux/$name" ]; then
 	src=$SHARED_DIR/linux/$name
 elif [ -f "$cached" ]; then

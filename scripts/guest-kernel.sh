@@ -1,18 +1,17 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# guest-kernel.sh patched|base|debug|patched-soak|base-soak|patched-rdma|base-rdma|arm64-patched|arm64-base
+# guest-kernel.sh patched|base|debug|patched-rdma|base-rdma|arm64-patched|arm64-base
 # Build the x86_64 kernel that runs the KVM selftests as a QEMU guest:
 # x86_64_defconfig + guest/guest.config (KVM and KVM_AMD built in,
 # userfaultfd-wp, THP, hugetlbfs, lib/test_hmm.c built in, serial console,
-# initramfs), from the tree (patched) or from a worktree of the tree at the
-# base tag (base), into build/guest-KIND.  debug: the tree with
+# initramfs) + guest/kunit.config (the series' KUnit suites, off unless
+# kunit.enable=1), from the tree (patched) or from a worktree of the tree
+# at the base tag (base), into build/guest-KIND.  debug: the tree with
 # guest/debug.config on top (KASAN, lockdep, DEBUG_VM, DEBUG_ATOMIC_SLEEP,
 # the KUnit suites built in).
-# patched-soak, base-soak: the tree or the base with guest/soak.config on
-# top (lockup and hung-task detectors, SysRq).
 # patched-rdma, base-rdma: the tree or the base with guest/rdma.config on
-# top (networking, the RDMA core with ODP, rxe), for rdma-odp.sh.
+# top (networking, the RDMA core with ODP, rxe), for the rdma-odp suite.
 # arm64-patched, arm64-base: the arm64 guest, from arm64's defconfig +
 # guest/guest-arm64.config, built with Debian's cross compiler, into
 # build/guest-arm64-patched or -base.
@@ -21,8 +20,8 @@
 . "$(dirname "$0")/lib.sh"
 need make gcc ccache
 
-kind=${1:?usage: guest-kernel.sh patched|base|debug|patched-soak|base-soak|patched-rdma|base-rdma|arm64-patched|arm64-base}
-frags=$TOP/guest/guest.config
+kind=${1:?usage: guest-kernel.sh patched|base|debug|patched-rdma|base-rdma|arm64-patched|arm64-base}
+frags="$TOP/guest/guest.config $TOP/guest/kunit.config"
 [ -e "$TREE/.git" ] || die "no kernel tree at $TREE: run 'make tree'"
 karch=x86 cross='' defconfig=x86_64_defconfig image=bzImage
 case $kind in
@@ -35,14 +34,19 @@ arm64-patched | arm64-base)
 debug) src=$TREE frags="$frags $TOP/guest/debug.config" ;;
 base)
 	src=$(base_worktree) ;;
-patched-soak) src=$TREE frags="$frags $TOP/guest/soak.config" ;;
-base-soak)
-	src=$(base_worktree) frags="$frags $TOP/guest/soak.config" ;;
 patched-rdma) src=$TREE frags="$frags $TOP/guest/rdma.config" ;;
 base-rdma)
 	src=$(base_worktree) frags="$frags $TOP/guest/rdma.config" ;;
-*) die "unknown kernel '$kind' (patched, base, debug, patched-soak, base-soak, patched-rdma, base-rdma, arm64-patched, arm64-base)" ;;
+*) die "unknown kernel '$kind' (patched, base, debug, patched-rdma, base-rdma, arm64-patched, arm64-base)" ;;
 esac
+
+# The mm suite's own kunitconfig files, where the tree has them.
+if [ "$karch" = x86 ]; then
+	for f in "$src"/mm/tests/mprotect_notifier.kunitconfig \
+			"$src"/mm/tests/mprotect_notifier.x86_64.kunitconfig; do
+		[ ! -f "$f" ] || frags="$frags $f"
+	done
+fi
 
 use_ccache
 out=$BUILD/guest-$kind
@@ -51,39 +55,10 @@ mk() {
 		CC="ccache ${cross}gcc" "$@"
 }
 
-# kvm_offsets: $out/kvm-offsets, the offsets in struct kvm that the silence
-# watchdog reads (rfc_watchdog.py), from a one-file external module that
-# kbuild compiles to assembly against this build (kbuild.h's OFFSET).
-kvm_offsets() {
-	[ -z "$(find "$out/kvm-offsets" -newer "$out/vmlinux" 2>/dev/null)" ] || return 0
-	m=$(mktemp -d)
-	cat >"$m/kvm_offsets.c" <<'EOF'
-// SPDX-License-Identifier: GPL-2.0
-#include <linux/kbuild.h>
-#include <linux/kvm_host.h>
-
-void kvm_offsets(void);
-void kvm_offsets(void)
-{
-	OFFSET(vm_list, kvm, vm_list);
-	OFFSET(mmu_invalidate_in_progress, kvm, mmu_invalidate_in_progress);
-	OFFSET(mmu_invalidate_seq, kvm, mmu_invalidate_seq);
-}
-EOF
-	echo 'obj-m := kvm_offsets.o' >"$m/Makefile"
-	mk M="$m" kvm_offsets.s >&2
-	sed -n 's/.*"->\([a-z_]*\) \$\{0,1\}\([0-9][0-9]*\) .*/\1=\2/p' \
-		"$m/kvm_offsets.s" >"$out/kvm-offsets.tmp"
-	rm -rf "$m"
-	[ "$(wc -l <"$out/kvm-offsets.tmp")" = 3 ] ||
-		die "$kind: no struct kvm offsets in kvm_offsets.s"
-	mv "$out/kvm-offsets.tmp" "$out/kvm-offsets"
-}
-
-# A soak or rdma kernel starts from a copy of the plain kernel's build:
+# An rdma kernel starts from a copy of the plain kernel's build:
 # make then rebuilds only what the extra options touch.
 case $kind in
-*-soak | *-rdma)
+*-rdma)
 	[ -d "$out" ] || [ ! -f "$BUILD/guest-${kind%-*}/.config" ] ||
 		cp -a "$BUILD/guest-${kind%-*}" "$out" ;;
 esac
@@ -102,7 +77,6 @@ for o in KVM USERFAULTFD PTE_MARKER_UFFD_WP TRANSPARENT_HUGEPAGE HUGETLBFS \
 done
 case $kind in
 debug) extra=$TOP/guest/debug.config ;;
-*-soak) extra=$TOP/guest/soak.config ;;
 *-rdma) extra=$TOP/guest/rdma.config ;;
 *) extra= ;;
 esac
@@ -112,5 +86,4 @@ esac
 	done
 info "$kind: building $image in $out"
 mk -j"$(nproc)" "$image" >&2
-case $kind in *-soak) kvm_offsets ;; esac
 echo "$out/arch/$karch/boot/$image"

@@ -5,8 +5,7 @@
 # tarball verification, tree creation, the series <-> tree round trip,
 # testing a tree that differs from series/, refusing bad input without
 # losing anything, the suite runner and its protocol, and the guest
-# runner (run-guest.sh) on captured console logs replayed by a fake
-# qemu-system-x86_64.
+# runner (run-guest.sh, guest-suite.sh) with a fake qemu-system-x86_64.
 
 . "$(dirname "$0")/lib.sh"
 need git tar xz sha256sum busybox
@@ -55,11 +54,11 @@ mkdir -p "$W/series/all"
 printf '# NAME PATCHES RFC VERSION NEEDS\n' >"$W/series/POSTINGS"
 printf 'Test series\n\nA blurb.\n' >"$W/series/all/cover-letter.txt"
 
-export RFC_BASE_CONF="$W/base.conf" RFC_CACHE="$W/cache" RFC_SHARED="$W/noshared" \
-	RFC_TREE="$W/tree" RFC_SERIES="$W/series" \
-	RFC_BUILD="$W/build" RFC_LINUX_TARBALL="$W/linux_9.9.9.orig.tar.xz"
-TREE=$RFC_TREE SERIES=$RFC_SERIES LINUX_TARBALL=$RFC_LINUX_TARBALL
-unset RFC_FORCE RFC_SUITE RFC_SUITES
+export KPU_BASE_CONF="$W/base.conf" KPU_CACHE="$W/cache" KPU_SHARED="$W/noshared" \
+	KPU_TREE="$W/tree" KPU_SERIES="$W/series" \
+	KPU_BUILD="$W/build" KPU_LINUX_TARBALL="$W/linux_9.9.9.orig.tar.xz"
+TREE=$KPU_TREE SERIES=$KPU_SERIES LINUX_TARBALL=$KPU_LINUX_TARBALL
+unset KPU_FORCE KPU_SUITE KPU_SUITES
 
 # "! cmd" never trips errexit; this does.
 fails() {
@@ -85,14 +84,14 @@ wrong_hash() {
 	cp "$LINUX_TARBALL" "$W/bad.tar.xz"
 	echo junk >>"$W/bad.tar.xz"
 	before=$(sha256_of "$W/bad.tar.xz")
-	fails env RFC_LINUX_TARBALL="$W/bad.tar.xz" RFC_CACHE="$W/cache2" "$S/fetch-base.sh" 2>"$W/err"
+	fails env KPU_LINUX_TARBALL="$W/bad.tar.xz" KPU_CACHE="$W/cache2" "$S/fetch-base.sh" 2>"$W/err"
 	grep -q 'sha256 mismatch' "$W/err"
 	[ "$(sha256_of "$W/bad.tar.xz")" = "$before" ]	# the user's file is kept
 	[ ! -e "$W/cache2/dl/linux_9.9.9.orig.tar.xz" ]	# and not cached
 }
 
 missing_tarball() {
-	fails env RFC_LINUX_TARBALL="$W/nope.tar.xz" "$S/fetch-base.sh" 2>"$W/err"
+	fails env KPU_LINUX_TARBALL="$W/nope.tar.xz" "$S/fetch-base.sh" 2>"$W/err"
 	grep -q 'no such file' "$W/err"
 }
 
@@ -111,8 +110,8 @@ tree_is_base() {
 }
 
 base_reproducible() {
-	a=$(git -C "$RFC_CACHE/linux-9.9.9.git" rev-parse "v9.9.9^{commit}")
-	RFC_CACHE="$W/cache3" "$S/base.sh" >/dev/null
+	a=$(git -C "$KPU_CACHE/linux-9.9.9.git" rev-parse "v9.9.9^{commit}")
+	KPU_CACHE="$W/cache3" "$S/base.sh" >/dev/null
 	[ "$a" = "$(git -C "$W/cache3/linux-9.9.9.git" rev-parse "v9.9.9^{commit}")" ]
 }
 
@@ -164,7 +163,7 @@ export_refuses_dirty() {
 	# tree.sh keeps the fixup, and says so in one line.
 	"$S/tree.sh" 2>"$W/err"
 	grep -q 'warning: tree matches series/ but has uncommitted changes' "$W/err"
-	fails env RFC_FORCE=1 "$S/tree.sh" 2>"$W/err"
+	fails env KPU_FORCE=1 "$S/tree.sh" 2>"$W/err"
 	grep -q 'uncommitted changes' "$W/err"
 	grep -q 'int dirty;' "$TREE/mm/x.c"
 	patch_digest "$SERIES" >"$W/d2"
@@ -178,7 +177,7 @@ tree_keeps_unexported() {
 	"$S/tree.sh" 2>"$W/err"
 	grep -q 'warning: tree has 1 commit not in series/ (run make export' "$W/err"
 	[ "$(git -C "$TREE" rev-parse HEAD)" = "$head" ]
-	RFC_FORCE=1 "$S/tree.sh" 2>"$W/err"
+	KPU_FORCE=1 "$S/tree.sh" 2>"$W/err"
 	[ "$(git -C "$TREE" rev-list --count v9.9.9..HEAD)" -eq 2 ]
 	[ "$(git -C "$TREE" tag -l 'backup/*' --points-at "$head" | wc -l)" -eq 1 ]
 }
@@ -190,7 +189,7 @@ tree_changed_patch() {
 	"$S/tree.sh" 2>"$W/err"
 	grep -q 'warning: tree has 1 commit not in series/, series/ has 1 patch not in the tree' "$W/err"
 	[ "$("$S/tree.sh" --state)" = "$(sed -n 's/^tree.sh: warning: //p' "$W/err")" ]
-	RFC_FORCE=1 "$S/tree.sh" 2>"$W/err"
+	KPU_FORCE=1 "$S/tree.sh" 2>"$W/err"
 	"$S/tree.sh" 2>"$W/err"
 	grep -q 'tree matches series/' "$W/err"
 }
@@ -250,7 +249,7 @@ out_postings() {
 	case " $* " in *" --m "*) echo "Maint <m@example.org>" ;; *) echo "list@example.org" ;; esac
 	STUB
 	chmod +x "$TREE/scripts/get_maintainer.pl"
-	RFC_OUT="$W/out" "$S/out.sh" 2>"$W/err"
+	KPU_OUT="$W/out" "$S/out.sh" 2>"$W/err"
 	grep -q 'mail-ready postings in .* (2 patches in 1 postings)' "$W/err"
 	for p in "$W/out/all/"v2-000[012]-*.patch; do
 		grep -qx 'To: Maint <m@example.org>' "$p"
@@ -305,19 +304,37 @@ suite_on_fixup_tree() {
 	commit mm/x.c 'int fix;' 'fix it'
 	cat >"$W/suites" <<-REG
 	# name set needs command | what
-	fake  check  tree  sh -c 'grep -q "int fix;" "\$RFC_TREE/mm/x.c" && echo "\$RFC_SUITE: 3 passed, 0 failed, 1 skipped"' | fake suite
+	fake  check  tree  sh -c 'grep -q "int fix;" "\$KPU_TREE/mm/x.c" && echo "\$KPU_SUITE: 3 passed, 0 failed, 1 skipped"' | fake suite
 	nocount check - sh -c 'echo no counts here' | prints no counts
 	badrc check - sh -c 'echo "badrc: 2 passed, 0 failed"; exit 1' | fails without counting
 	REG
-	make -s -C "$TOP" -o deps RFC_SUITES="$W/suites" fake >"$W/out" 2>&1 || { cat "$W/out"; exit 1; }
+	make -s -C "$TOP" -o deps KPU_SUITES="$W/suites" fake >"$W/out" 2>&1 || { cat "$W/out"; exit 1; }
 	grep -q 'warning: tree has 1 commit not in series/' "$W/out"
 	grep -q '^fake .* 3 passed, *0 failed, 1 skipped' "$W/out"
 	tail -n 1 "$W/out" | grep -qx '3 passed, 0 failed'
-	fails env RFC_SUITES="$W/suites" "$S/check.sh" fake nocount badrc >"$W/out" 2>&1
+	fails env KPU_SUITES="$W/suites" "$S/check.sh" fake nocount badrc >"$W/out" 2>&1
 	tail -n 1 "$W/out" | grep -qx '5 passed, 2 failed'
-	fails env RFC_SUITES="$W/suites" "$S/check.sh" nosuch 2>"$W/err"
+	fails env KPU_SUITES="$W/suites" "$S/check.sh" nosuch 2>"$W/err"
 	grep -q "unknown suite 'nosuch'" "$W/err"
 	git -C "$TREE" reset -q --hard HEAD~1
+}
+
+# Two suites at a time, but one that needs another's output waits for it:
+# "slow" leaves a file after a while, "uses" needs it, "quick" does not.
+suite_needs() {
+	cat >"$W/suites" <<-REG
+	# name set needs command | what
+	slow  check  -  sh -c 'sleep 3; : >"$W/slow.out"; echo "slow: 1 passed, 0 failed"' | slow
+	uses  check  -:slow  sh -c 'test -e "$W/slow.out" && echo "uses: 1 passed, 0 failed"' | uses
+	quick check  -  sh -c 'test ! -e "$W/slow.out" && echo "quick: 1 passed, 0 failed"' | quick
+	REG
+	rm -f "$W/slow.out"
+	KPU_JOBS=2 KPU_SUITES="$W/suites" "$S/check.sh" slow uses quick >"$W/out" 2>&1
+	tail -n 1 "$W/out" | grep -qx '3 passed, 0 failed'
+	# Shown as they end: quick first, then slow, then uses.
+	[ "$(grep '^=== [a-z]* (' "$W/out" | cut -d' ' -f2 | paste -s -d' ' -)" = "quick slow uses" ]
+	fails env KPU_JOBS=0 KPU_SUITES="$W/suites" "$S/check.sh" slow 2>"$W/err"
+	grep -q 'KPU_JOBS must be a positive number' "$W/err"
 }
 
 stale_patch_stops() {
@@ -354,27 +371,30 @@ mirror_from_apt_sources() {
 		>"$W/apt/sources.list"
 	printf 'deb http://third.invalid/apt stable main\n' \
 		>"$W/apt/sources.list.d/x.list"
-	RFC_APT_ETC=$W/apt sh -c '. "$(dirname "$0")/lib.sh"; debian_mirror' \
+	KPU_APT_ETC=$W/apt sh -c '. "$(dirname "$0")/lib.sh"; debian_mirror' \
 		"$S/harness-test.sh" >"$W/m"
 	printf 'http://other.invalid/debian\nhttp://mirror.invalid/debian\n' | cmp - "$W/m"
 }
 
-# The guest runner on console logs captured from real guests
-# (scripts/rfctool/test_data/), replayed by a fake qemu-system-x86_64 that
-# also records its arguments.  FAKE_FIRST, when set, is what the first
-# boot prints (a guest that died before its test).
+# The guest runner with a fake qemu-system-x86_64 that records its
+# arguments and prints a console log: FAKE_LOG, or with FAKE_LOG_DIR the
+# log of the boot that the command line names (kpu.run=ID: ID.log there).
+# FAKE_FIRST, when set, is what the first boot prints (a guest that died
+# before its test).
 fake_qemu() {
 	mkdir -p "$W/bin"
 	cat >"$W/bin/qemu-system-x86_64" <<-'EOQ'
 	#!/bin/sh
+	[ "$1" != --version ] || { echo "QEMU emulator version 0.0 (fake)"; exit 0; }
 	echo "$*" >>"$FAKE_ARGS"
-	if [ -n "${FAKE_SILENT:-}" ]; then
-		head -n "$FAKE_SILENT" "$FAKE_LOG"
-		exec sleep 120
-	fi
 	if [ -n "${FAKE_FIRST:-}" ] && [ ! -e "$FAKE_ARGS.once" ]; then
 		: >"$FAKE_ARGS.once"
 		cat "$FAKE_FIRST"
+		exit 0
+	fi
+	if [ -n "${FAKE_LOG_DIR:-}" ]; then
+		id=$(echo "$*" | sed -n 's/.*kpu\.run=\([^ ]*\).*/\1/p')
+		cat "$FAKE_LOG_DIR/$id.log" 2>/dev/null
 		exit 0
 	fi
 	cat "$FAKE_LOG"
@@ -385,60 +405,38 @@ fake_qemu() {
 	rm -f "$W/args" "$W/args.once" "$W/g.log" "$W/g.log.try1"
 }
 
-# run-guest.sh with the fake QEMU replaying $1; prints its exit status.
+# run-guest.sh with the fake QEMU printing $1; prints its exit status.
 guest() { # FIXTURE [FIRST_BOOT_FIXTURE]
 	fake_qemu
 	rc=0
-	PATH=$W/bin:$PATH FAKE_ARGS=$W/args FAKE_LOG=$D/$1 FAKE_FIRST=${2:+$D/$2} \
+	PATH=$W/bin:$PATH FAKE_ARGS=$W/args FAKE_LOG=$1 FAKE_FIRST=${2:-} \
 		"$S/run-guest.sh" "$W/kernel" "$W/initrd" 1 "$W/g.log" 2>"$W/err" || rc=$?
 	echo "$rc"
 }
 
-D=$TOP/scripts/rfctool/test_data
+# A console that reaches the test, and one that dies before it.
+printf 'Linux version 9.9.9\nGUEST: kernel 9.9.9 x86_64\nTAP version 13\n1..0\n' >"$W/started.log"
+printf 'Linux version 9.9.9\nKernel panic - not syncing: IO-APIC + timer does not work\n' \
+	>"$W/early.log"
 
 guest_clean() {
-	[ "$(guest guest-pass.log)" = 0 ]
+	[ "$(guest "$W/started.log")" = 0 ]
 	# The QEMU command heads the log; the kernel is never booted quiet.
 	head -n 1 "$W/g.log" | grep -q '^GUEST-QEMU: qemu-system-x86_64 -accel tcg,thread=single -cpu EPYC,+svm,+npt '
 	head -n 1 "$W/g.log" | grep -q 'loglevel=5'
 	fails grep -qw quiet "$W/args"
 	[ ! -e "$W/g.log.try1" ]
-	[ "$(guest guest-fail.log)" = 1 ]
-}
-
-guest_splat() {
-	[ "$(guest guest-warn.log)" = 3 ]
-	grep -q 'SPLAT' "$W/err"
-	grep -q 'warn: .*WARNING: .*kvm_mmu_notifier_invalidate_range_start' "$W/err"
+	grep -q '^GUEST: kernel' "$W/g.log"
 }
 
 guest_retry() {
-	[ "$(guest guest-pass.log guest-early-panic.log)" = 0 ]
+	[ "$(guest "$W/started.log" "$W/early.log")" = 0 ]
 	[ "$(wc -l <"$W/args")" -eq 2 ]
 	grep -q 'Kernel panic' "$W/g.log.try1"
 	grep -q 'never reached the test; booting once more' "$W/err"
-	# Once only: a guest that never starts is no result.
-	[ "$(guest guest-early-panic.log)" = 3 ]
+	# Once only.
+	guest "$W/early.log" >/dev/null
 	[ "$(wc -l <"$W/args")" -eq 2 ]
-}
-
-# A guest that falls silent: the watchdog writes what it could find out
-# (here no monitor answers: the fake QEMU has none) and kills QEMU.
-guest_silent() {
-	fake_qemu
-	n=$(grep -n '^GUEST: kernel' "$D/guest-pass.log" | cut -d: -f1)
-	t0=$(date +%s)
-	rc=0
-	PATH=$W/bin:$PATH FAKE_ARGS=$W/args FAKE_LOG=$D/guest-pass.log FAKE_SILENT=$n \
-		RFC_GUEST_SILENCE=5 "$S/run-guest.sh" "$W/kernel" "$W/initrd" 1 "$W/g.log" \
-		2>"$W/err" || rc=$?
-	[ "$rc" = 2 ]
-	[ $(($(date +%s) - t0)) -lt 60 ]
-	grep -q '^GUEST-WATCHDOG: no console output for [0-9]*s' "$W/g.log"
-	grep -q '^GUEST-WATCHDOG: monitor .*g.log.mon' "$W/g.log"
-	grep -q '^GUEST-WATCHDOG: killed QEMU' "$W/g.log"
-	grep -q -- '-monitor unix:.*g.log.mon,server=on,wait=off' "$W/args"
-	[ ! -e "$W/g.log.mon" ]
 }
 
 # An arm64 Image (its header's magic at 56) boots under qemu-system-aarch64
@@ -449,72 +447,171 @@ guest_arm64() {
 	chmod +x "$W/bin/qemu-system-aarch64"
 	head -c 56 /dev/zero >"$W/kernel"
 	printf 'ARMd' >>"$W/kernel"
-	for m in vhe nvhe protected a57 mte; do
+	for m in vhe nvhe protected a57 mte mte-nvhe; do
 		rm -f "$W/args"
-		PATH=$W/bin:$PATH FAKE_ARGS=$W/args FAKE_LOG=$D/guest-pass.log \
+		PATH=$W/bin:$PATH FAKE_ARGS=$W/args FAKE_LOG=$W/started.log \
 			"$S/run-guest.sh" "$W/kernel" "$W/initrd" "$m" "$W/g.log" 2>"$W/err"
 		head -n 1 "$W/g.log" | grep -q '^GUEST-QEMU: qemu-system-aarch64 .*-M virt,virtualization=on,gic-version=3'
 		grep -q 'console=ttyAMA0' "$W/args"
 	done
-	grep -q 'mte=on' "$W/args"
+	grep -q 'mte=on.*kvm-arm.mode=nvhe' "$W/args"
 	rm -f "$W/args"
-	PATH=$W/bin:$PATH FAKE_ARGS=$W/args FAKE_LOG=$D/guest-pass.log \
+	PATH=$W/bin:$PATH FAKE_ARGS=$W/args FAKE_LOG=$W/started.log \
 		"$S/run-guest.sh" "$W/kernel" "$W/initrd" protected "$W/g.log" 2>"$W/err"
 	grep -q 'kvm-arm.mode=protected' "$W/args"
 	rm -f "$W/args"
-	PATH=$W/bin:$PATH FAKE_ARGS=$W/args FAKE_LOG=$D/guest-pass.log \
+	PATH=$W/bin:$PATH FAKE_ARGS=$W/args FAKE_LOG=$W/started.log \
 		"$S/run-guest.sh" "$W/kernel" "$W/initrd" a57 "$W/g.log" 2>"$W/err"
 	grep -q -- '-cpu cortex-a57' "$W/args"
 	fails env PATH="$W/bin:$PATH" "$S/run-guest.sh" "$W/kernel" "$W/initrd" 1 "$W/g.log" 2>"$W/err"
-	grep -q "MODE must be vhe, nvhe, protected, a57 or mte for an arm64 kernel, not '1'" "$W/err"
+	grep -q "MODE must be vhe, nvhe, protected, a57, mte or mte-nvhe for an arm64 kernel, not '1'" "$W/err"
 }
 
 guest_refuses_quiet() {
 	fake_qemu
-	fails env PATH="$W/bin:$PATH" RFC_GUEST_APPEND=quiet \
+	fails env PATH="$W/bin:$PATH" KPU_GUEST_APPEND=quiet \
 		"$S/run-guest.sh" "$W/kernel" "$W/initrd" 1 "$W/g.log" 2>"$W/err"
 	grep -q "'quiet' would hide" "$W/err"
 	[ ! -e "$W/args" ]
 }
 
-# Every RFC_* variable that the harness reads has a "#:" line, which is
+# A guest suite end to end on a fake entry, kernels and QEMU: the plan,
+# the initramfs with kselftest's runner (from the kernel tree that make
+# check made), one boot per kernel and mode with kpu.run= naming it, and
+# the verdict on the consoles that the fake QEMU prints, runner.sh's KTAP
+# as the real one prints it: an expected failure passes, an unexpected
+# pass fails, a splat fails a boot whose tests pass, a boot whose log is
+# missing gives no result.
+REAL=$TOP/build/linux
+guest_suite_fixture() {
+	gs=$W/gs
+	rm -rf "$gs"
+	mkdir -p "$gs/tree/tools/testing/selftests/kselftest" "$gs/logs"
+	cp "$REAL/tools/testing/selftests/kselftest/runner.sh" \
+		"$REAL/tools/testing/selftests/kselftest/ktap_helpers.sh" \
+		"$gs/tree/tools/testing/selftests/kselftest/"
+	for k in patched base; do
+		mkdir -p "$gs/build/guest-$k/arch/x86/boot" "$gs/build/guest-$k/usr/include/linux"
+		: >"$gs/build/guest-$k/arch/x86/boot/bzImage"
+		: >"$gs/build/guest-$k/usr/include/linux/kvm.h"
+	done
+	cat >"$gs/suites" <<-'EOS'
+	suite demo
+	kernels patched base
+	modes 1 0
+	var OPS 3
+	test upgrade ./upgrade -n ${OPS} ; base=fail
+	test down ./down ; modes=1
+	EOS
+	ktap patched-1 ok:upgrade ok:down
+	ktap patched-0 ok:upgrade
+	ktap base-1 fail:upgrade ok:down
+	ktap base-0 ok:upgrade
+	fake_qemu
+}
+
+# ktap ID RESULT:NAME...: the console of boot ID, with runner.sh's KTAP.
+ktap() {
+	l=$1
+	shift
+	{
+		echo 'Linux version 9.9.9'
+		echo 'GUEST: kernel 9.9.9 x86_64 kvm_amd.npt=1 hugepages=64'
+		echo 'TAP version 13'
+		echo "1..$#"
+		n=0
+		for r; do
+			n=$((n + 1))
+			echo "# selftests: demo: ${r#*:}"
+			echo "# some output of ${r#*:}"
+			case ${r%%:*} in
+			ok) echo "ok $n selftests: demo: ${r#*:}" ;;
+			*) echo "not ok $n selftests: demo: ${r#*:} # exit=1" ;;
+			esac
+		done
+		echo "# Totals: pass:0 fail:0 xfail:0 xpass:0 skip:0 error:0"
+	} >"$gs/logs/$l.log"
+}
+
+guest_suite_run() {
+	PATH=$W/bin:$PATH FAKE_ARGS=$W/args FAKE_LOG_DIR=$gs/logs KPU_GUEST_SUITES=$gs/suites \
+		KPU_TREE=$gs/tree KPU_BUILD=$gs/build KPU_PREBUILT=1 KPU_RESULTS=none \
+		KPU_KUNIT=$REAL/tools/testing/kunit "$S/guest-suite.sh" demo >"$W/out" 2>"$W/err"
+}
+
+guest_suite_verdict() {
+	guest_suite_fixture
+	fails guest_suite_run
+	cat "$W/out"
+	# One boot per kernel and mode, each named on its command line.
+	[ "$(wc -l <"$W/args")" -eq 4 ]
+	for id in patched-1 patched-0 base-1 base-0; do grep -q "kpu.run=$id\\b" "$W/args"; done
+	grep -q '^ok  *patched, npt=1: upgrade: pass$' "$W/out"
+	grep -q '^ok  *base, npt=1: upgrade: fail (expected fail)$' "$W/out"
+	grep -q '^FAILED  *base, npt=0: upgrade: pass (expected fail)$' "$W/out"
+	grep -q '^ok  *base, npt=1: console without kernel splats$' "$W/out"
+	grep -q '^demo: 9 passed, 1 failed$' "$W/out"
+	grep -q '^demo: OPS=3 ' "$W/out"
+	# The wrapper has the variable's value; the initramfs has the runner.
+	grep -q '^\./upgrade -n 3 </dev/null$' "$gs/build/demo/payload/demo/upgrade"
+	gunzip -c "$gs/build/demo/initramfs.cpio.gz" | cpio -t 2>/dev/null |
+		grep -qx 'suite/kselftest/runner.sh'
+}
+
+guest_suite_splat_and_missing() {
+	guest_suite_fixture
+	ktap base-0 fail:upgrade
+	sed -i 's/^# some output of upgrade$/WARNING: CPU: 0 PID: 1 at mm\/x.c:1 f+0x0\/0x10/' \
+		"$gs/logs/patched-1.log"
+	rm "$gs/logs/patched-0.log"
+	fails guest_suite_run
+	cat "$W/out"
+	grep -q '^FAILED  *patched, npt=1: console without kernel splats (1, first: .*patched-1.log:[0-9]*: warn: WARNING: ' "$W/out"
+	grep -q '^FAILED  *patched, npt=0: upgrade: no result$' "$W/out"
+	grep -q '^demo: 8 passed, 2 failed$' "$W/out"
+}
+
+# Bad input to a guest suite is refused before anything is built or booted.
+guest_suite_refused() {
+	guest_suite_fixture
+	for bad in KPU_TESTS=nope KPU_KERNELS=prior KPU_MODES=2 KPU_OPS="1;reboot"; do
+		rm -f "$W/args"
+		fails env "$bad" PATH="$W/bin:$PATH" FAKE_ARGS="$W/args" KPU_GUEST_SUITES="$gs/suites" \
+			KPU_TREE="$gs/tree" KPU_BUILD="$gs/build" KPU_PREBUILT=1 \
+			"$S/guest-suite.sh" demo >"$W/out" 2>"$W/err"
+		grep -q 'harness.py plan: error: ' "$W/err"
+		[ ! -e "$W/args" ]
+	done
+	fails env PATH="$W/bin:$PATH" KPU_GUEST_SUITES="$gs/suites" KPU_TREE="$gs/tree" \
+		KPU_BUILD="$gs/build" "$S/guest-suite.sh" nope >"$W/out" 2>"$W/err"
+	grep -q "no suite 'nope'" "$W/err"
+}
+
+# Every KPU_* variable that the harness reads has a "#:" line, which is
 # what make help prints.
 knobs_documented() {
 	make -s -C "$TOP" help >"$W/help"
-	for k in $(cat "$TOP"/scripts/*.sh "$TOP/scripts/suites" "$TOP/Makefile" |
-			grep -o 'RFC_[A-Z0-9_]*[A-Z0-9]' | sort -u); do
+	for k in $(for f in "$TOP"/scripts/*.sh "$TOP/scripts/suites" "$TOP/Makefile" \
+			"$TOP"/scripts/tool/*.py; do
+			case $f in *_test.py) ;; *) cat "$f" ;; esac
+		done | grep -o 'KPU_[A-Z0-9_]*[A-Z0-9]' | sort -u); do
 		grep -q "^  $k " "$W/help" || { echo "undocumented knob $k"; return 1; }
 	done
-}
-
-# RFC_PRIOR_KERNEL (bench, e2e): unset or empty, no prior kernel; a file,
-# its absolute path; a missing file, an error that names it.
-prior_kernel_knob() {
-	unset RFC_PRIOR_KERNEL
-	prior_kernel
-	[ -z "$prior" ]
-	RFC_PRIOR_KERNEL=
-	prior_kernel
-	[ -z "$prior" ]
-	: >"$W/bzImage-prior"
-	(cd "$W" && RFC_PRIOR_KERNEL=bzImage-prior && prior_kernel && [ "$prior" = "$W/bzImage-prior" ])
-	RFC_PRIOR_KERNEL=$W/nope/bzImage
-	if (prior_kernel) 2>"$W/err"; then
-		return 1
-	fi
-	grep -q "RFC_PRIOR_KERNEL: no such file: $W/nope/bzImage" "$W/err"
 }
 
 # make mutants: an unknown name, or a mutant without a Catch: line that it
 # understands, is refused before anything is built or applied.
 mutants_refused() {
 	mkdir -p "$W/mutants"
-	printf 'Wrong: no catch\nCatch: guest 2 x86/none\n' >"$W/mutants/bad.diff"
-	fails env RFC_MUTANTS_DIR="$W/mutants" "$S/mutants.sh" nope 2>"$W/err"
+	printf 'Wrong: no catch\nCatch: kvm-selftest 2 perm_upgrade_test\n' >"$W/mutants/bad.diff"
+	printf 'Wrong: no catch\nCatch: guest 1 x86/perm_upgrade_test\n' >"$W/mutants/old.diff"
+	fails env KPU_MUTANTS_DIR="$W/mutants" "$S/mutants.sh" nope 2>"$W/err"
 	grep -q "no mutant 'nope'" "$W/err"
-	fails env RFC_MUTANTS_DIR="$W/mutants" "$S/mutants.sh" bad 2>"$W/err"
-	grep -q "bad.diff: no 'Catch: guest NPT TEST'" "$W/err"
-	[ ! -e "$RFC_BUILD/mutant" ]
+	fails env KPU_MUTANTS_DIR="$W/mutants" "$S/mutants.sh" bad 2>"$W/err"
+	grep -q "bad.diff: 'Catch: kvm-selftest 2 perm_upgrade_test': .*no mode 2" "$W/err"
+	fails env KPU_MUTANTS_DIR="$W/mutants" "$S/mutants.sh" old 2>"$W/err"
+	grep -q "old.diff: 'Catch: guest 1 x86/perm_upgrade_test': .*no suite 'guest'" "$W/err"
+	[ ! -e "$KPU_BUILD/mutant" ]
 }
 
 # make check's mutants-apply: a mutant that applies to the tree counts as
@@ -522,29 +619,21 @@ mutants_refused() {
 # applied to the tree or built.
 mutants_apply() {
 	mkdir -p "$W/mutants-a"
-	printf 'Wrong: one\nCatch: guest 1 x86/none\n\n' >"$W/mutants-a/good.diff"
+	printf 'Wrong: one\nCatch: kvm-selftest 1 perm_upgrade_test\n\n' >"$W/mutants-a/good.diff"
 	sed 's/^int b;$/int b2;/' "$TREE/mm/x.c" >"$W/x.c"
 	cp "$W/x.c" "$TREE/mm/x.c"
 	git -C "$TREE" diff >>"$W/mutants-a/good.diff"
 	git -C "$TREE" checkout -q -- mm/x.c
-	printf 'Wrong: two\nCatch: guest 1 x86/none\n\n' >"$W/mutants-a/stale.diff"
+	printf 'Wrong: two\nCatch: kvm-selftest 1 perm_upgrade_test\n\n' >"$W/mutants-a/stale.diff"
 	sed 's/^-int b;$/-int gone;/' "$W/mutants-a/good.diff" |
 		sed -n '/^diff --git/,$p' >>"$W/mutants-a/stale.diff"
-	fails env RFC_MUTANTS_DIR="$W/mutants-a" "$S/mutants.sh" --apply-only \
+	fails env KPU_MUTANTS_DIR="$W/mutants-a" "$S/mutants.sh" --apply-only \
 		>"$W/out" 2>&1
 	grep -q "^ok .*good: applies to the tree's HEAD" "$W/out"
 	grep -q "^FAILED .*stale: applies to the tree's HEAD" "$W/out"
 	grep -q "^mutants-apply: 1 passed, 1 failed" "$W/out"
 	git -C "$TREE" diff --quiet
-	[ ! -e "$RFC_BUILD/mutant" ]
-}
-
-# make e2e: an unknown backing, or +write on one, is refused before any
-# kernel is built or any guest boots.
-e2e_refuses_backing() {
-	fails env RFC_E2E_BACKINGS="thp nope+write" RFC_E2E_DIR="$W/e2e" "$S/e2e.sh" 2>"$W/err"
-	grep -q "RFC_E2E_BACKINGS: unknown backing 'nope+write'" "$W/err"
-	[ ! -e "$W/e2e" ]
+	[ ! -e "$KPU_BUILD/mutant" ]
 }
 
 # e2e/run's trace_report, run as the outer guest runs it (busybox sh and
@@ -615,7 +704,7 @@ sparse_compare() {
 	[ "$(LC_ALL=C comm -13 "$W/b" "$W/p")" = "mm/a.c: error: too long token expansion" ]
 }
 
-t "help: every RFC_ knob documented" knobs_documented
+t "help: every KPU_ knob documented" knobs_documented
 t "fetch-base: LINUX_TARBALL verified and cached" fetch_ok
 t "fetch-base: wrong hash stops, user's file kept" wrong_hash
 t "fetch-base: missing LINUX_TARBALL is named" missing_tarball
@@ -627,26 +716,26 @@ t "export: output does not churn" export_stable
 t "tree: up to date with series/ is a no-op" tree_up_to_date
 t "tree + export: round trip leaves series/ unchanged" round_trip
 t "export/tree: refuse a dirty tree, lose nothing" export_refuses_dirty
-t "tree: unexported commits kept; RFC_FORCE=1 backs up" tree_keeps_unexported
+t "tree: unexported commits kept; KPU_FORCE=1 backs up" tree_keeps_unexported
 t "tree: a changed patch is named once, state line" tree_changed_patch
 t "export: postings, prerequisites, a posting on the base alone" export_postings
 t "export: a posting that needs more, a malformed list" postings_refused
 t "out: To:/Cc: per patch of each posting, all on its cover" out_postings
 t "tree: a posting short of patches stops it" tree_counts_patches
 t "check: a suite runs on a fixup tree, protocol summed" suite_on_fixup_tree
+t "check: two at a time, a suite waits for those it needs" suite_needs
 t "tree: stale patch named, git am state left" stale_patch_stops
 t "apt: mirror read from the machine's sources" mirror_from_apt_sources
-t "run-guest: QEMU line in the log, never quiet, result" guest_clean
-t "run-guest: a WARN fails a passing test" guest_splat
+t "run-guest: QEMU line in the log, never quiet" guest_clean
 t "run-guest: a boot that never reached the test, once more" guest_retry
 t "run-guest: quiet refused" guest_refuses_quiet
 t "run-guest: arm64 modes" guest_arm64
-t "run-guest: a silent guest, evidence, killed" guest_silent
+t "guest-suite: plan, initramfs, a boot each, the verdict's expectations" guest_suite_verdict
+t "guest-suite: a splat and a missing log fail" guest_suite_splat_and_missing
+t "guest-suite: bad input refused, nothing booted" guest_suite_refused
 t "sparse: moved message not new, repeated one is" sparse_compare
-t "bench, e2e: RFC_PRIOR_KERNEL unset, relative, missing" prior_kernel_knob
 t "mutants: unknown name and bad Catch: line refused, nothing built" mutants_refused
 t "mutants-apply: a stale mutant fails, nothing applied or built" mutants_apply
-t "e2e: an unknown backing refused, nothing built" e2e_refuses_backing
 t "e2e: the trace report splits faults by segment and userfaulted page" e2e_trace_report
 
 report harness-test "$pass" "$fail"

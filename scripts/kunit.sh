@@ -11,7 +11,7 @@
 # private mount namespace.  Ends with "kunit-ARCH: N passed, N failed,
 # N skipped" from kunit.py's JSON (build/kunit-ARCH.json); a run without
 # results counts as one failure.
-#: RFC_KUNIT_TIMEOUT  kunit: kunit.py --timeout in seconds (default 900)
+#: KPU_KUNIT_TIMEOUT  kunit: kunit.py --timeout in seconds (default 900)
 
 . "$(dirname "$0")/lib.sh"
 need python3 make gcc ccache
@@ -45,7 +45,7 @@ fi
 
 set -- run --arch="$arch" --build_dir="$BUILD/kunit-$arch" \
 	--kunitconfig="$cfg" --jobs="$(nproc)" --json="$json" \
-	--make_options="CC=ccache $cc" --timeout="${RFC_KUNIT_TIMEOUT:-900}" "$@"
+	--make_options="CC=ccache $cc" --timeout="${KPU_KUNIT_TIMEOUT:-900}" "$@"
 
 rc=0
 if [ "$arch" = um ] || [ ! -e /dev/kvm ]; then
@@ -61,7 +61,7 @@ else
 		./tools/testing/kunit/kunit.py "$@") || rc=$?
 fi
 if [ -s "$json" ]; then
-	rfctool kunit "${RFC_SUITE:-kunit-$arch}" "$json" || rc=1
+	harness kunit "${KPU_SUITE:-kunit-$arch}" "$json" || rc=1
 else
 	info "kunit.py left no results in $json"
 	report "kunit-$arch" 0 1

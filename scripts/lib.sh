@@ -5,35 +5,37 @@
 set -eu
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
-BASE_CONF=${RFC_BASE_CONF:-$TOP/base.conf}
+BASE_CONF=${KPU_BASE_CONF:-$TOP/base.conf}
 # shellcheck source=../base.conf
 . "$BASE_CONF"
 
 # The harness's knobs: environment variables, or make's command line
-# ("make stress RFC_SEED=1").  All start with RFC_, so that nothing in a
+# ("make stress KPU_SEED=1").  All start with KPU_, so that nothing in a
 # developer's shell is taken up by mistake; "make help" lists them from the
 # "#:" lines here and in the scripts.
-#: RFC_CACHE          cache directory (default ${XDG_CACHE_HOME:-~/.cache}/kvm-perm-upgrade)
-#: RFC_TREE           the kernel tree (default build/linux)
-#: RFC_BUILD          build outputs (default build/)
-#: RFC_SERIES         the exported series: POSTINGS and a directory per posting (default series/)
-#: RFC_BASE_CONF      the pinned base (default base.conf)
-#: RFC_SHARED         where linux/linux_VERSION.orig.tar.xz may be (default ../shared)
-#: RFC_LINUX_TARBALL  the base tarball to use (its sha256 is still checked)
-#: RFC_DEBIAN_MIRROR  Debian mirror for source packages (default: from apt's sources)
-#: RFC_APT_ETC        apt's configuration directory read for the mirror (default /etc/apt)
-#: RFC_SUITE          set by check.sh: the name a suite reports its counts under
+#: KPU_CACHE          cache directory (default ${XDG_CACHE_HOME:-~/.cache}/kvm-perm-upgrade)
+#: KPU_TREE           the kernel tree (default build/linux)
+#: KPU_BUILD          build outputs (default build/)
+#: KPU_SERIES         the exported series: POSTINGS and a directory per posting (default series/)
+#: KPU_BASE_CONF      the pinned base (default base.conf)
+#: KPU_SHARED         where linux/linux_VERSION.orig.tar.xz may be (default ../shared)
+#: KPU_LINUX_TARBALL  the base tarball to use (its sha256 is still checked)
+#: KPU_DEBIAN_MIRROR  Debian mirror for source packages (default: from apt's sources)
+#: KPU_APT_ETC        apt's configuration directory read for the mirror (default /etc/apt)
+#: KPU_SUITE          set by check.sh: the name a suite reports its counts under
+#: KPU_GUEST_SUITES   the guest suites' entries (default guest/suites)
 PROG=${0##*/}
-CACHE=${RFC_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kvm-perm-upgrade}
-SHARED_DIR=${RFC_SHARED:-$TOP/../shared}
-TREE=${RFC_TREE:-$TOP/build/linux}
-BUILD=${RFC_BUILD:-$TOP/build}
-SERIES=${RFC_SERIES:-$TOP/series}
-APT_ETC=${RFC_APT_ETC:-/etc/apt}
+CACHE=${KPU_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kvm-perm-upgrade}
+SHARED_DIR=${KPU_SHARED:-$TOP/../shared}
+TREE=${KPU_TREE:-$TOP/build/linux}
+BUILD=${KPU_BUILD:-$TOP/build}
+SERIES=${KPU_SERIES:-$TOP/series}
+GUEST_SUITES=${KPU_GUEST_SUITES:-$TOP/guest/suites}
+APT_ETC=${KPU_APT_ETC:-/etc/apt}
 BASE_TAG=v$BASE_VERSION
 BASE_GIT=$CACHE/linux-$BASE_VERSION.git
-BRANCH=rfc-v2
-RFCTOOL=$TOP/scripts/rfctool/rfctool.py
+BRANCH=series
+HARNESS_PY=$TOP/scripts/tool/harness.py
 
 die() { printf '%s: error: %s\n' "$PROG" "$*" >&2; exit 1; }
 info() { printf '%s: %s\n' "$PROG" "$*" >&2; }
@@ -47,10 +49,10 @@ need() {
 
 # The first Debian archive URI the machine's apt is configured with, read
 # from its one-line and deb822 sources.  Security and third-party archives
-# are skipped; RFC_DEBIAN_MIRROR overrides.
+# are skipped; KPU_DEBIAN_MIRROR overrides.
 debian_mirror() {
-	if [ -n "${RFC_DEBIAN_MIRROR:-}" ]; then
-		echo "$RFC_DEBIAN_MIRROR"
+	if [ -n "${KPU_DEBIAN_MIRROR:-}" ]; then
+		echo "$KPU_DEBIAN_MIRROR"
 		return
 	fi
 	for f in "$APT_ETC/sources.list" "$APT_ETC"/sources.list.d/*.list; do
@@ -84,7 +86,7 @@ papt_setup() {
 	need apt-get
 	mirror=$(debian_mirror | head -n 1)
 	[ -n "$mirror" ] ||
-		die "no Debian archive found in the apt sources; set RFC_DEBIAN_MIRROR"
+		die "no Debian archive found in the apt sources; set KPU_DEBIAN_MIRROR"
 	keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 	[ -f "$keyring" ] || die "$keyring is missing: install debian-archive-keyring"
 	PAPT=$CACHE/apt
@@ -244,45 +246,9 @@ sparse_normalise() { # SRCDIR < sparse output
 		LC_ALL=C sort
 }
 
-# guest_kernels [SUFFIX [KINDS]]: the patched and base guest kernels
-# (SUFFIX -soak: the soak kernels; KINDS: the ones needed of "patched
-# base", others in the list are ignored, default both), built (or brought
-# up to date) by guest-kernel.sh, or with RFC_PREBUILT=1 the bzImages
-# already in build/guest-{patched,base}SUFFIX.  Sets $patched and $base
-# (empty for a kernel not needed).
-# shellcheck disable=SC2120 # the arguments are optional
-guest_kernels() {
-	sfx=${1:-}
-	patched='' base=''
-	for kind in ${2:-patched base}; do
-		case $kind in patched | base) ;; *) continue ;; esac
-		if [ "${RFC_PREBUILT:-0}" = 1 ]; then
-			img=$BUILD/guest-$kind$sfx/arch/x86/boot/bzImage
-			[ -f "$img" ] ||
-				die "prebuilt kernels asked for, but no $img"
-		else
-			img=$("$TOP/scripts/guest-kernel.sh" "$kind$sfx")
-		fi
-		eval "$kind=\$img"
-	done
-}
-
-# prior_kernel: sets $prior to RFC_PRIOR_KERNEL as an absolute path, or to
-# nothing when it is unset or empty; dies when it names no file.  bench and
-# e2e boot it as a third kernel, labelled prior, between base and patched.
-#: RFC_PRIOR_KERNEL   bench, e2e: a prebuilt guest bzImage of the series without
-#:                    its newest patches, also booted, labelled prior, between
-#:                    base and patched (default none; e2e-soak ignores it)
-prior_kernel() {
-	prior=${RFC_PRIOR_KERNEL:-}
-	[ -n "$prior" ] || return 0
-	[ -f "$prior" ] || die "RFC_PRIOR_KERNEL: no such file: $prior"
-	prior=$(cd "$(dirname "$prior")" && pwd)/$(basename "$prior")
-}
-
-# report_header FILE [KEY=VALUE...]: the header of a guest suite's report
-# (bench, e2e, regress): when, QEMU, host, tree, base, harness, kernels,
-# then the suite's own KEY=VALUE lines.
+# report_header FILE [KEY=VALUE...]: the header of a guest suite's report:
+# when, QEMU, host, tree, base, harness, kernels (a prior one too), then
+# the suite's own KEY=VALUE lines.
 report_header() {
 	f=$1
 	shift
@@ -293,41 +259,38 @@ report_header() {
 		echo "tree_head=$(git -C "$TREE" describe --always --tags HEAD 2>/dev/null || echo unknown)"
 		echo "base_tag=$BASE_TAG $(git -C "$TREE" rev-parse --short "$BASE_TAG^{commit}" 2>/dev/null)"
 		echo "harness=$(git -C "$TOP" rev-parse --short HEAD 2>/dev/null || echo unknown)"
-		echo "kernels=$([ "${RFC_PREBUILT:-0}" = 1 ] && echo prebuilt || echo rebuilt)"
+		echo "kernels=$([ "${KPU_PREBUILT:-0}" = 1 ] && echo prebuilt || echo rebuilt)"
+		[ -z "${KPU_PRIOR_KERNEL:-}" ] || echo "prior_kernel=$KPU_PRIOR_KERNEL"
 		for kv; do echo "$kv"; done
 	} >"$f"
 }
 
-# plot_python: a python3 that has matplotlib (Debian: python3-matplotlib)
-# for the reports' plots, which a python3 earlier in PATH (pyenv, venv)
-# may lack; python3 when none has it (the report then has no plot).
-plot_python() {
-	if ! python3 -c 'import matplotlib' 2>/dev/null &&
-		/usr/bin/python3 -c 'import matplotlib' 2>/dev/null; then
-		echo /usr/bin/python3
-	else
-		echo python3
-	fi
-}
-
-# Static KVM selftests built against the uapi headers of a guest kernel
-# build: kvm_selftests GUEST_BUILD OUTDIR TEST... (TEST as in the selftests
-# Makefile, e.g. x86/perm_upgrade_test; binaries land in OUTDIR/TEST).
-kvm_selftests() {
-	gb=$1 ko=$2
-	shift 2
+# selftests_make TREE COLLECTION ARCH BUILD OUT [TARGET...]: the selftests
+# of tools/testing/selftests/COLLECTION (kvm, mm, rdma) of TREE, for ARCH
+# (x86_64, arm64), by their own Makefile, against the uapi headers of the
+# kernel build BUILD (made there if missing), into OUT: the TARGETs (paths
+# under OUT), static, for a guest; or, without TARGETs, all of them, as
+# the Makefile lists them (bisect-check).
+selftests_make() {
+	st_tree=$1 st_coll=$2 st_arch=$3 st_build=$4 st_out=$5
+	shift 5
+	st_karch=$(karch_of "$st_arch") st_cross=$(cross_of "$st_arch")
 	use_ccache
-	# For the guest kernel's arch: arm64 guests get arm64 binaries, cross
-	# compiled, against that kernel's uapi.
-	sarch=x86 scross=
-	! grep -q '^CONFIG_ARM64=y' "$gb/.config" 2>/dev/null ||
-		sarch=arm64 scross=aarch64-linux-gnu-
-	make -s -C "$TREE" O="$gb" ARCH="$sarch" CROSS_COMPILE="$scross" headers >&2
-	# shellcheck disable=SC2046
-	make -s -C "$TREE/tools/testing/selftests/kvm" -j"$(nproc)" \
-		ARCH="$sarch" CROSS_COMPILE="$scross" CC="ccache ${scross}gcc" \
-		EXTRA_CFLAGS=-static KHDR_INCLUDES="-isystem $gb/usr/include" \
-		OUTPUT="$ko" $(for t; do printf '%s/%s ' "$ko" "$t"; done) >&2
+	[ -f "$st_build/usr/include/linux/kvm.h" ] ||
+		make -s -C "$st_tree" O="$st_build" ARCH="$st_karch" CROSS_COMPILE="$st_cross" \
+			headers >&2 || return 1
+	set -- ARCH="$st_karch" CROSS_COMPILE="$st_cross" CC="ccache ${st_cross}gcc" \
+		OUTPUT="$st_out" KHDR_INCLUDES="-isystem $st_build/usr/include" "$@"
+	if [ $# -gt 5 ]; then
+		case $st_coll in
+		kvm | mm) set -- EXTRA_CFLAGS=-static "$@" ;;
+		# rxe_odp_test links libibverbs with its rxe provider in.
+		rdma) set -- LDFLAGS=-static LDLIBS="-Wl,--whole-archive -lrxe-rdmav34 \
+-Wl,--no-whole-archive -libverbs -lnl-route-3 -lnl-3 -lpthread" "$@" ;;
+		esac
+	fi
+	mkdir -p "$st_out"
+	make -s -C "$st_tree/tools/testing/selftests/$st_coll" -j"$(nproc)" "$@" >&2
 }
 
 # arm64_busybox: prints the path of a static arm64 busybox for arm64 guests'
@@ -339,7 +302,7 @@ arm64_busybox() {
 		need apt-get dpkg-deb
 		mirror=$(debian_mirror | head -n 1)
 		[ -n "$mirror" ] ||
-			die "no Debian archive found in the apt sources; set RFC_DEBIAN_MIRROR"
+			die "no Debian archive found in the apt sources; set KPU_DEBIAN_MIRROR"
 		# shellcheck disable=SC1091 # the host's
 		codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
 		[ -n "$codename" ] || die "no VERSION_CODENAME in /etc/os-release"
@@ -365,47 +328,11 @@ arm64_busybox() {
 	echo "$abb"
 }
 
-# rxe_odp_test BUILD_DIR OUT: the tree's tools/testing/selftests/rdma/
-# rxe_odp_test.c, static against Debian's libibverbs-dev with its rxe
-# provider linked in, and BUILD_DIR's uapi headers (rdma-odp, bisect-check).
-rxe_odp_test() {
-	[ -f "$1/usr/include/linux/kvm.h" ] || make -s -C "$TREE" O="$1" headers >&2
-	gcc -O2 -Wall -static -I"$1/usr/include" -o "$2" \
-		"$TREE/tools/testing/selftests/rdma/rxe_odp_test.c" \
-		-Wl,--whole-archive -lrxe-rdmav34 -Wl,--no-whole-archive \
-		-libverbs -lnl-route-3 -lnl-3 -lpthread
-}
-
-mm_selftests() {
-	mb=$1 mo=$2
-	shift 2
-	use_ccache
-	hdr=$mb/usr/include
-	[ -f "$hdr/linux/kvm.h" ] || make -s -C "$TREE" O="$mb" headers >&2
-	mm=$TREE/tools/testing/selftests/mm
-	mkdir -p "$mo"
-	(cd "$mo" && CC=gcc CFLAGS="-I$TREE/tools/testing/selftests" sh "$mm/check_config.sh")
-	mmcflags="-Wall -O2 -I $TREE -static -isystem $hdr -isystem $TREE/tools/include/uapi
-		-Wunreachable-code -U_FORTIFY_SOURCE -D_GNU_SOURCE= -I$TREE/tools/testing/selftests
-		-I$mo -no-pie"
-	for mt; do
-		out=$mo/$mt extra='' cflags=''
-		case $mt in uffd-*) extra=uffd-common.c ;; esac
-		case $mt in cow) extra=$(sed -n 's/^IOURING_EXTRA_LIBS = *//p' "$mo/local_config.mk") ;; esac
-		case $mt in protection_keys | pkey_sighandler_tests)
-			out=${out}_64 extra=pkey_util.c cflags="-m64 -mxsave" ;;
-		esac
-		# shellcheck disable=SC2086 # flags are words
-		(cd "$mm" && ccache gcc $mmcflags $cflags "$mt.c" vm_util.c hugepage_settings.c \
-			$extra -lrt -lpthread -lm -o "$out") || die "building $out failed"
-	done
-}
-
 # The suite protocol (scripts/suites, check.sh): a suite's output ends with
 # "NAME: N passed, N failed[, N skipped]", NAME being the name it was run
-# under (RFC_SUITE, set by check.sh) or its own.
+# under (KPU_SUITE, set by check.sh) or its own.
 report() { # DEFAULT_NAME PASSED FAILED [SKIPPED]
-	line="${RFC_SUITE:-$1}: $2 passed, $3 failed"
+	line="${KPU_SUITE:-$1}: $2 passed, $3 failed"
 	[ "${4:-0}" -eq 0 ] || line="$line, $4 skipped"
 	echo "$line"
 }
@@ -422,28 +349,13 @@ count() { # ok|no WHAT
 	fi
 }
 
-# One check of a guest suite: the exit status of TEST that its run script
-# printed ("GUEST-TEST: TEST exit N", the last one in LOG) is 0, or, on the
-# base kernel, 1 for perm_upgrade_test, which fails there by design (the
-# refaults), and non-zero for pfnmap_block_test, whose escape v7.2.8 has
-# (a TEST_ASSERT, exit 254).
-count_exit() { # KERNEL LABEL LOG TEST
-	want=0
-	case $1:$4 in
-	base:perm_upgrade_test) want=1 ;;
-	base:pfnmap_block_test) want=non-zero ;;
-	esac
-	got=$(sed -n "s/^GUEST-TEST: $4 exit \([0-9]*\).*/\1/p" "$3" | tail -n 1)
-	r=no
-	case $want in
-	non-zero) case $got in [1-9]*) r=ok ;; esac ;;
-	*) [ "$got" != "$want" ] || r=ok ;;
-	esac
-	count "$r" "$2: $4 exit ${got:-none} (expected $want)"
+# harness.py (the Python half: it reads and decides) with the first python3;
+# it reads KTAP with the tree's kunit_parser.
+#: KPU_KUNIT          where harness.py finds kunit_parser.py (default the tree's
+#:                    tools/testing/kunit)
+harness() {
+	KPU_TREE=$TREE KPU_KUNIT=${KPU_KUNIT:-$TREE/tools/testing/kunit} python3 "$HARNESS_PY" "$@"
 }
-
-# rfctool.py (the Python half: parsing and reports) with the first python3.
-rfctool() { python3 "$RFCTOOL" "$@"; }
 
 # checkpatch.pl --strict on one patch file, run the same way by the
 # checkpatch and bisect-check suites: the tree's checkpatch (TREE_DIR),
@@ -454,7 +366,7 @@ rfctool() { python3 "$RFCTOOL" "$@"; }
 # names cannot be looked up; the tag's format is still checked.
 # checkpatch runs scripts/spdxcheck.py with the first python3 on PATH; it
 # needs Debian's, which has python3-ply and python3-git.
-# rfctool changelog then refuses what an editor or git left in the
+# harness.py changelog then refuses what an editor or git left in the
 # changelog (a rebase's comment block, a '#' line that git commit strips),
 # which checkpatch does not look for.
 checkpatch_patch() { # TREE_DIR PATCH
@@ -463,7 +375,7 @@ checkpatch_patch() { # TREE_DIR PATCH
 	rc=0
 	env PATH="/usr/bin:$PATH" ./scripts/checkpatch.pl --strict --quiet --showfile \
 		--ignore FILE_PATH_CHANGES,UNKNOWN_COMMIT_ID "$2" 2>&1 || rc=1
-	rfctool changelog "$2" || rc=1
+	harness changelog "$2" || rc=1
 	# By path, as a one-file patch: the file may be gone from the tree's
 	# HEAD (moved by a later commit), which get_maintainer.pl -f refuses.
 	for f in $(awk '/^diff --git / { f = $4 } /^new file mode/ { print substr(f, 3) }' "$2"); do
@@ -497,10 +409,28 @@ patch_keys() { # DIR
 	done | LC_ALL=C sort
 }
 
+# series_stamp: what make tree applied, for tree_state's fast path: the
+# digest of series/ (its POSTINGS, covers, notes and patches) and the
+# tree's HEAD just after git am.
+series_stamp() {
+	(cd "$SERIES" && find . -type f | LC_ALL=C sort | xargs -r sha256sum) |
+		sha256sum | cut -c1-64
+}
+stamp_file() { echo "$(git -C "$TREE" rev-parse --git-dir)/kpu-applied"; }
+
 # How the tree stands against series/, in one line: "tree matches
 # series/", or what differs and what to run.  Exit status 0 when it
-# matches.  Compares the tree's export (HEAD) with series/ patch by patch.
+# matches.  A clean tree whose HEAD is the one make tree made from the
+# same series/ (stamp_file) matches at once; otherwise the tree's export
+# (HEAD) is compared with series/ patch by patch.
 tree_state() {
+	ts_stamp=$(stamp_file)
+	if [ -f "$ts_stamp" ] &&
+		[ "$(cat "$ts_stamp")" = "$(git -C "$TREE" rev-parse HEAD) $(series_stamp)" ] &&
+		[ -z "$(git -C "$TREE" status --porcelain --untracked-files=no)" ]; then
+		echo "tree matches series/"
+		return 0
+	fi
 	[ -e "$TREE/.git" ] || { echo "no kernel tree at $TREE (run make tree)"; return 1; }
 	if tree_mid_operation; then
 		echo "tree is in the middle of git am or rebase (finish it, then make export)"
@@ -529,24 +459,6 @@ tree_state() {
 	[ "$new" -eq 0 ] || msg="tree has $new commit$([ "$new" -eq 1 ] || echo s) not in series/"
 	[ "$old" -eq 0 ] || msg="${msg:+$msg, }series/ has $old patch$([ "$old" -eq 1 ] || echo es) not in the tree"
 	[ -z "$dirty" ] || msg="$msg, and $dirty"
-	echo "$msg (run make export; make tree RFC_FORCE=1 rebuilds the tree from series/)"
+	echo "$msg (run make export; make tree KPU_FORCE=1 rebuilds the tree from series/)"
 	return 1
-}
-
-# Boot a guest with run-guest.sh and print what matters of its log: the
-# guest's and the test's own result lines, then the runner's verdict with
-# any splat.  Sets guest_rc (run-guest.sh's exit status) and guest_result
-# (PASS, FAIL, KERNEL SPLAT or NO RESULT).
-guest_run() { # KERNEL INITRAMFS MODE LOG
-	guest_rc=0
-	"$TOP/scripts/run-guest.sh" "$@" 2>"$4.verdict" || guest_rc=$?
-	grep -aE '^GUEST[:-]|^# |^ok |^not ok ' "$4" | grep -av '^GUEST-QEMU' |
-		sed 's/^/    /'
-	sed 's/^/    /' "$4.verdict"
-	case $guest_rc in
-	0) guest_result=PASS ;;
-	1) guest_result=FAIL ;;
-	3) guest_result="KERNEL SPLAT" ;;
-	*) guest_result="NO RESULT" ;;
-	esac
 }

@@ -1,56 +1,51 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# mutants.sh [NAME...]   (default: $RFC_MUTANTS, or every mutant)
+# mutants.sh [NAME...]   (default: $KPU_MUTANTS, or every mutant)
 # Wrong implementations of the series, each of which a named test must
 # catch: mutants/NAME.diff, a diff against the tree's HEAD after a header
 # that says what is wrong and which test catches it:
 #
 #   Wrong: recovery builds a huge SPTE over a gfn being invalidated
-#   Catch: guest NPT TEST [ARGS...]     (x86_64 guest kernel, kvm_amd.npt=NPT;
-#                                        TEST: x86/NAME or mm/NAME, a KVM or
-#                                        an mm selftest)
-#   Catch: arm64 MODE TEST [ARGS...]    (arm64 guest kernel, run-guest.sh MODE)
-#   Catch: kunit ARCH FILTER            (scripts/kunit.sh ARCH FILTER)
-#   Catch: e2e NPT BACKING...           (scripts/e2e.sh on the mutant's x86_64
-#                                        guest kernel, kvm_amd.npt=NPT, those
-#                                        backings; caught when a snapshot
-#                                        holds a guest write made after it
-#                                        started: a page whose snapwork
-#                                        stamp differs from the reference)
+#   Catch: SUITE MODE TEST...       (a guest suite of guest/suites, on its
+#                                    patched kernel built from the mutant,
+#                                    in one of its modes, those tests)
+#   Catch: kunit ARCH FILTER        (scripts/kunit.sh ARCH FILTER)
 #
 # Each mutant is applied to a worktree of the tree at its HEAD
 # (build/mutant/linux), which is built into build/mutant/ (guest-patched,
 # guest-arm64-patched, kunit-ARCH: the same relative layout as build/, so
-# ccache serves all but the files the mutant touches), and its test runs.  A mutant counts as
-# passed ("caught") when the test fails, or when the guest's console shows
-# a kernel splat, e.g. the WARN of KVM_PROVE_MMU's check at the end of an
-# invalidation; a guest that gives no result is not a catch.  The builds
-# are never kept as anything but build outputs.  Logs: build/mutant/NAME.log.
-# The unmutated tree passes the same tests in kvm-selftest and kunit-*.
+# ccache serves all but the files the mutant touches), and its test runs.
+# A guest suite's verdict says whether it was caught (KPU_CATCH: a named
+# test failed, or a console shows a kernel splat such as the WARN of
+# KVM_PROVE_MMU's check; e2e only by its snapshot check); a guest that
+# gives no result is not a catch.  A KUnit filter is caught when a case
+# fails.  The builds are never kept as anything but build outputs.  Logs:
+# build/mutant/NAME.log.  The unmutated tree passes the same tests in
+# kvm-selftest and kunit-*.
 #
 # mutants.sh --apply-only [NAME...]  (make check's mutants-apply) builds
 # and runs nothing: each mutant counts as passed when its Catch: line is
 # understood and it applies to the tree's HEAD, so that a change to the
 # series that leaves a mutant behind fails make check.
-#: RFC_MUTANTS        mutants: the names to run (default every mutants/*.diff)
-#: RFC_MUTANTS_DIR    mutants: where the mutants are (default mutants/)
+#: KPU_MUTANTS        mutants: the names to run (default every mutants/*.diff)
+#: KPU_MUTANTS_DIR    mutants: where the mutants are (default mutants/)
 
 . "$(dirname "$0")/lib.sh"
-need git cpio gzip file qemu-system-x86_64 busybox
+need git
 
 apply_only=false
 if [ "${1:-}" = --apply-only ]; then
 	apply_only=true
 	shift
 fi
-M=${RFC_MUTANTS_DIR:-$TOP/mutants}
+M=${KPU_MUTANTS_DIR:-$TOP/mutants}
 MB=$BUILD/mutant
 WT=$MB/linux
 [ -e "$TREE/.git" ] || die "no kernel tree at $TREE: run 'make tree'"
 
-# shellcheck disable=SC2086 # RFC_MUTANTS is a list of names
-[ $# -gt 0 ] || set -- ${RFC_MUTANTS:-}
+# shellcheck disable=SC2086 # KPU_MUTANTS is a list of names
+[ $# -gt 0 ] || set -- ${KPU_MUTANTS:-}
 if [ $# -eq 0 ]; then
 	for f in "$M"/*.diff; do
 		[ -f "$f" ] || die "no mutants in $M"
@@ -58,10 +53,22 @@ if [ $# -eq 0 ]; then
 		set -- "$@" "${n%.diff}"
 	done
 fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# Each Catch: line must name a suite, a mode and tests that its plan has.
 for n; do
 	[ -f "$M/$n.diff" ] || die "no mutant '$n' ($M/$n.diff)"
-	grep -q '^Catch: \(guest [01] [^ ]\|arm64 [a-z0-9]* [^ ]\|kunit [a-z0-9_]* [^ ]\|e2e [01] [^ ]\)' "$M/$n.diff" ||
-		die "$M/$n.diff: no 'Catch: guest NPT TEST', 'Catch: arm64 MODE TEST', 'Catch: kunit ARCH FILTER' or 'Catch: e2e NPT BACKING...' line"
+	catch=$(sed -n 's/^Catch: //p' "$M/$n.diff" | head -n 1)
+	case $catch in
+	"kunit "[a-z0-9_]*" "[!\ ]*) ;;
+	*" "[a-z0-9]*" "[!\ ]*)
+		# shellcheck disable=SC2086 # the Catch: line is words
+		KPU_TESTS=${catch#* * } KPU_MODES=$(echo "$catch" | cut -d' ' -f2) \
+			KPU_KERNELS=patched harness plan "$GUEST_SUITES" "${catch%% *}" \
+			"$tmp/p" >/dev/null 2>"$tmp/err" ||
+			die "$M/$n.diff: 'Catch: $catch': $(cat "$tmp/err")" ;;
+	*) die "$M/$n.diff: no 'Catch: SUITE MODE TEST...' or 'Catch: kunit ARCH FILTER' line" ;;
+	esac
 done
 
 pass=0
@@ -96,37 +103,10 @@ for n in "$@"; do
 		continue
 	fi
 	case $1 in
-	guest | arm64)
-		mode=$2 test=$3
-		case $1 in
-		guest) kind=patched bb='' what=npt=$mode ;;
-		arm64) kind=arm64-patched bb="--busybox $(arm64_busybox)" what=$mode ;;
-		esac
-		shift 3
-		kernel=$(RFC_TREE=$WT RFC_BUILD=$MB "$TOP/scripts/guest-kernel.sh" "$kind") || {
-			count no "$n: the guest kernel does not build"
-			continue
-		}
-		# A KVM selftest (x86/perm_upgrade_test), or an mm one (mm/hmm-tests).
-		tree=$TREE TREE=$WT
-		case $test in
-		mm/*)
-			mm_selftests "$MB/guest-$kind" "$MB/mm-$kind" "${test#mm/}"
-			bin=$MB/mm-$kind/${test#mm/} ;;
-		*)
-			kvm_selftests "$MB/guest-$kind" "$MB/selftests-$kind" "$test"
-			bin=$MB/selftests-$kind/$test ;;
-		esac
-		TREE=$tree
-		# shellcheck disable=SC2086 # $bb is an option and its argument, or nothing
-		"$TOP/scripts/mkinitramfs.sh" $bb "$MB/$n.cpio.gz" "$bin" "$@" >&2
-		guest_run "$kernel" "$MB/$n.cpio.gz" "$mode" "$log"
-		case $guest_rc in 1 | 3) r=ok ;; *) r=no ;; esac
-		count "$r" "$n: caught by ${test##*/} $* ($what): $guest_result" ;;
 	kunit)
 		arch=$2 filter=$3
 		rc=0
-		RFC_TREE=$WT RFC_BUILD=$MB RFC_SUITE="mutant $n" \
+		KPU_TREE=$WT KPU_BUILD=$MB KPU_SUITE="mutant $n" \
 			"$TOP/scripts/kunit.sh" "$arch" "$filter" >"$log" 2>&1 || rc=$?
 		grep -a 'EXPECTATION FAILED\|ASSERTION FAILED\|^\[[0-9:]*\] \[FAILED\]\|passed,' "$log" |
 			head -n 20 | sed 's/^/    /'
@@ -137,26 +117,16 @@ for n in "$@"; do
 			r=no
 		fi
 		count "$r" "$n: caught by KUnit $filter on $arch" ;;
-	e2e)
-		npt=$2
+	*)
+		suite=$1 mode=$2
 		shift 2
-		kernel=$(RFC_TREE=$WT RFC_BUILD=$MB "$TOP/scripts/guest-kernel.sh" patched) || {
-			count no "$n: the guest kernel does not build"
-			continue
-		}
-		# The mutant's kernel as e2e's "prior" kernel, alone.
-		RFC_PRIOR_KERNEL=$kernel RFC_E2E_KERNELS=prior RFC_E2E_NPT=$npt \
-			RFC_E2E_BACKINGS="$*" RFC_E2E_DIR=$MB/e2e-$n RFC_RESULTS=$MB/e2e-$n \
-			"$TOP/scripts/e2e.sh" >"$log" 2>&1 || :
-		grep -a '^E2E-VERIFY' "$MB/e2e-$n/prior-npt$npt.log" 2>/dev/null | sed 's/^/    /'
-		# A torn snapshot: pages whose snapwork stamp (a guest write)
-		# differs from the memory saved when the snapshot started.
-		if grep -aq '^E2E-VERIFY .* stamp_pages=[1-9]' "$MB/e2e-$n/prior-npt$npt.log" 2>/dev/null; then
-			r=ok
-		else
-			r=no
-		fi
-		count "$r" "$n: caught by e2e's snapshot check ($*, npt=$npt)" ;;
+		rc=0
+		KPU_TREE=$WT KPU_BUILD=$MB KPU_SUITE_DIR=$MB/$n KPU_KERNELS=patched \
+			KPU_MODES=$mode KPU_TESTS="$*" KPU_CATCH=1 \
+			"$TOP/scripts/guest-suite.sh" "$suite" >"$log" 2>&1 || rc=$?
+		grep -a '^caught\|^not caught' "$log" | sed 's/^/    /'
+		[ "$rc" = 0 ] && r=ok || r=no
+		count "$r" "$n: caught by $suite $* ($mode)" ;;
 	esac
 done
 reset_wt

@@ -6,12 +6,12 @@
 # (reviewers and lists) from the tree's get_maintainer.pl on each patch; a
 # cover letter gets those of all its posting's patches.  Send one posting
 # with: git send-email out/NAME/*.patch
-#: RFC_OUT            make out: output directory (default out/)
+#: KPU_OUT            make out: output directory (default out/)
 
 . "$(dirname "$0")/lib.sh"
 need git perl
 
-out=${RFC_OUT:-$TOP/out}
+out=${KPU_OUT:-$TOP/out}
 rm -rf "$out"
 "$TOP/scripts/export.sh" "$out"
 

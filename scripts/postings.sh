@@ -8,21 +8,21 @@
 # merge) the patches in series/ of the postings it needs and then its
 # own; then every one of its commits goes through bisect-check (three
 # builds, the selftests it touches, checkpatch --strict).  With
-# RFC_POSTINGS_GUEST=1, a posting that has any of the series' x86 KVM
-# selftests (or its hmm-tests cases) in its tree then runs those on a
-# guest kernel built from that tree, npt=1 and npt=0 (kvm-selftest.sh with
-# RFC_TREE, RFC_KERNELS=patched, RFC_SELFTESTS; kernel and logs in
-# build/postings-guest): what the posting claims, on the posting alone.
-# With RFC_POSTINGS_KUNIT=1, a posting whose tree has the series' KUnit
+# KPU_POSTINGS_GUEST=1, a posting then runs the tests of the kvm-selftest
+# suite that its tree has on a guest kernel built from that tree, npt=1
+# and npt=0 (guest-suite.sh with KPU_TREE, KPU_KERNELS=patched,
+# KPU_TESTS=available; kernel and logs in build/postings-guest): what the
+# posting claims, on the posting alone.
+# With KPU_POSTINGS_KUNIT=1, a posting whose tree has the series' KUnit
 # suites runs them too (kunit.sh x86_64 on its tree, in
 # build/postings-kunit).  Otherwise a posting's own tests are the suites
 # of make check, which runs them on the whole stack.  Checks series/ as exported, so it refuses to
 # run when the tree does not match it.  One line per posting, then
 # "postings: N passed, N failed"; the per-commit lines are indented under
 # it.
-#: RFC_POSTINGS_GUEST postings: 1 also runs each posting's x86 KVM selftests on a guest
+#: KPU_POSTINGS_GUEST postings: 1 also runs each posting's x86 KVM selftests on a guest
 #:                    kernel of its own tree (default 0)
-#: RFC_POSTINGS_KUNIT postings: 1 also runs the x86_64 KUnit suites on each posting's
+#: KPU_POSTINGS_KUNIT postings: 1 also runs the x86_64 KUnit suites on each posting's
 #:                    own tree, where it has them (default 0)
 
 . "$(dirname "$0")/lib.sh"
@@ -36,21 +36,6 @@ for name; do
 	echo "$all" | grep -qx -- "$name" ||
 		die "no posting '$name' in series/POSTINGS (known: $(echo "$all" | paste -s -d' ' -))"
 done
-
-# posting_selftests TREE: the series' selftests that TREE has, as
-# kvm-selftest.sh's RFC_SELFTESTS names them.
-posting_selftests() {
-	for t in x86/perm_upgrade_test x86/perm_upgrade_pfncache_test \
-		x86/nested_host_wrprotect_test x86/host_wrprotect_resync_test \
-		x86/thp_invalidate_race_test; do
-		[ ! -f "$1/tools/testing/selftests/kvm/$t.c" ] || printf '%s ' "${t#x86/}"
-	done
-	# mmu_stress_test is upstream's; the series adds its race mode (-r).
-	! grep -q 'protector' "$1/tools/testing/selftests/kvm/mmu_stress_test.c" 2>/dev/null ||
-		printf 'mmu_stress_test '
-	! grep -q 'prot_upgrade' "$1/tools/testing/selftests/mm/hmm-tests.c" 2>/dev/null ||
-		printf 'hmm-tests '
-}
 
 wt=$BUILD/linux-postings
 if [ ! -e "$wt/.git" ]; then
@@ -86,9 +71,9 @@ for name; do
 	fi
 	if [ -z "$bad" ]; then
 		(
-			unset RFC_SUITE
-			RFC_TREE=$wt RFC_BISECT_REVS=$from..HEAD
-			export RFC_TREE RFC_BISECT_REVS
+			unset KPU_SUITE
+			KPU_TREE=$wt KPU_BISECT_REVS=$from..HEAD
+			export KPU_TREE KPU_BISECT_REVS
 			exec "$TOP/scripts/bisect-check.sh"
 		) >"$BUILD/postings.out" 2>&1 || {
 			cp "$BUILD/bisect/log" "$BUILD/postings-$name.log"
@@ -96,26 +81,23 @@ for name; do
 		}
 		sed -e '/^bisect-check: /d' -e 's/^/    /' "$BUILD/postings.out"
 	fi
-	if [ -z "$bad" ] && [ "${RFC_POSTINGS_GUEST:-0}" = 1 ]; then
-		tests=$(posting_selftests "$wt")
-		if [ -n "$tests" ]; then
-			(
-				unset RFC_SUITE
-				RFC_TREE=$wt RFC_BUILD=$BUILD/postings-guest RFC_KERNELS=patched
-				RFC_SELFTESTS=$tests
-				export RFC_TREE RFC_BUILD RFC_KERNELS RFC_SELFTESTS
-				exec "$TOP/scripts/kvm-selftest.sh"
-			) >"$BUILD/postings-guest.out" 2>&1 ||
-				bad="its selftests fail on its own guest kernel ($tests; details in $BUILD/postings-guest.out)"
-			sed -n 's/^kvm-selftest: /    guest selftests: /p' "$BUILD/postings-guest.out"
-		fi
+	if [ -z "$bad" ] && [ "${KPU_POSTINGS_GUEST:-0}" = 1 ]; then
+		(
+			unset KPU_SUITE
+			KPU_TREE=$wt KPU_BUILD=$BUILD/postings-guest KPU_KERNELS=patched
+			KPU_TESTS=available
+			export KPU_TREE KPU_BUILD KPU_KERNELS KPU_TESTS
+			exec "$TOP/scripts/guest-suite.sh" kvm-selftest
+		) >"$BUILD/postings-guest.out" 2>&1 ||
+			bad="its selftests fail on its own guest kernel (details in $BUILD/postings-guest.out)"
+		sed -n 's/^kvm-selftest: /    guest selftests: /p' "$BUILD/postings-guest.out"
 	fi
-	if [ -z "$bad" ] && [ "${RFC_POSTINGS_KUNIT:-0}" = 1 ] &&
+	if [ -z "$bad" ] && [ "${KPU_POSTINGS_KUNIT:-0}" = 1 ] &&
 		[ -f "$wt/mm/tests/mprotect_notifier_kunit.c" ]; then
 		(
-			unset RFC_SUITE
-			RFC_TREE=$wt RFC_BUILD=$BUILD/postings-kunit
-			export RFC_TREE RFC_BUILD
+			unset KPU_SUITE
+			KPU_TREE=$wt KPU_BUILD=$BUILD/postings-kunit
+			export KPU_TREE KPU_BUILD
 			exec "$TOP/scripts/kunit.sh" x86_64
 		) >"$BUILD/postings-kunit.out" 2>&1 ||
 			bad="its KUnit suites fail on its own tree (details in $BUILD/postings-kunit.out)"

@@ -4,11 +4,11 @@
 # Create the kernel tree ($TREE): a git repository whose first commit is
 # the base (tag v$BASE_VERSION), with the patches of series/, posting by
 # posting in the order of series/POSTINGS, applied by git am on branch
-# rfc-v2.  An existing tree is never reset: when it differs from
+# series.  An existing tree is never reset: when it differs from
 # series/ it is kept with a one-line warning saying how, and every test
-# target tests it as it is (HEAD and uncommitted changes).  RFC_FORCE=1
+# target tests it as it is (HEAD and uncommitted changes).  KPU_FORCE=1
 # rebuilds it from series/, keeping the old head under a backup tag.
-#: RFC_FORCE          make tree: 1 rebuilds a tree that differs from series/
+#: KPU_FORCE          make tree: 1 rebuilds a tree that differs from series/
 
 . "$(dirname "$0")/lib.sh"
 need git
@@ -34,7 +34,7 @@ apply_series() {
 	done || exit 1
 	# shellcheck disable=SC2046 # patch names have no spaces
 	set -- $(patches)
-	[ $# -gt 0 ] || { info "series/ is empty: tree is the bare base"; return 0; }
+	[ $# -gt 0 ] || { info "series/ is empty: tree is the bare base"; stamp; return 0; }
 	info "applying $# patches"
 	for p; do
 		if ! git -C "$TREE" am -q --3way "$p" >&2; then
@@ -46,6 +46,12 @@ apply_series() {
 			exit 1
 		fi
 	done
+	stamp
+}
+
+# What was applied, so that tree_state knows the tree at once (lib.sh).
+stamp() {
+	echo "$(git -C "$TREE" rev-parse HEAD) $(series_stamp)" >"$(stamp_file)"
 }
 
 identity() {
@@ -75,7 +81,7 @@ if [ ! -e "$TREE/.git" ]; then
 fi
 
 # An existing tree: tested as it is.  One that differs from series/ (new
-# commits, uncommitted fixups) is kept with a warning; only RFC_FORCE=1
+# commits, uncommitted fixups) is kept with a warning; only KPU_FORCE=1
 # rebuilds it from series/, and never over uncommitted changes or a
 # half-done git am or rebase.
 ! tree_mid_operation ||
@@ -89,7 +95,7 @@ at_base=false
 	at_base=true
 # A clean tree at the bare base has nothing to lose: apply series/.
 if ! { $at_base && [ -z "$(git -C "$TREE" status --porcelain --untracked-files=no)" ]; } &&
-		[ "${RFC_FORCE:-0}" != 1 ]; then
+		[ "${KPU_FORCE:-0}" != 1 ]; then
 	info "warning: $state"
 	info "testing the tree as it is"
 	exit 0
