@@ -45,6 +45,7 @@ while read -r what a b rest; do
 	suite) arch=$b payload=$rest ;;
 	var) echo "$name: $a=$b (KPU_$a=$b to run it again)" ;;
 	kernel) kernels="$kernels $a" ;;
+	skip) echo "$name: $a is not booted: $b $rest" ;;
 	build) builds="$builds $a:$b" ;;
 	boot) boots="$boots $a" ;;
 	esac

@@ -37,6 +37,9 @@ A guest suite is one entry of guest/suites:
                           (as the suite's compare, for this test), needs=
                           (a word the source has in trees that have the
                           test: KPU_TESTS=available)
+        skip KERNEL MODE REASON...
+                          KERNEL is not booted in MODE, for REASON (a
+                          known bug of that kernel that stops the boot)
         include SUITE KERNEL
                           the tests of SUITE that run on its KERNEL in its
                           own boots, expected to give what they give there
@@ -125,6 +128,7 @@ class Suite:
         self.report: Optional[str] = None
         self.tests: List[Test] = []
         self.builds: List[Tuple[str, str]] = []
+        self.skips: Dict[Tuple[str, str], str] = {}
 
     def boot(self, name: str) -> Boot:
         if name:
@@ -140,6 +144,8 @@ class Suite:
                 if k not in b.kernels:
                     continue
                 for m in b.modes:
+                    if (k, m) in self.skips:
+                        continue
                     tests = [t for t in self.tests if t.boot == b.name
                              and (t.kernels is None or k in t.kernels)
                              and (t.modes is None or m in t.modes)]
@@ -307,6 +313,11 @@ def parse(text: str, path: str = "guest/suites") -> Dict[str, Suite]:
             if w[0] not in suites:
                 raise SuiteError("%s: no suite %r above" % (where, w[0]))
             _include(s, suites[w[0]], w[1], where)
+        elif key == "skip" and len(w) >= 3:
+            if w[0] not in s.kernels or w[1] not in s.modes:
+                raise SuiteError("%s: skip %s %s: not a kernel and a mode of suite %s"
+                                 % (where, w[0], w[1], s.name))
+            s.skips[(w[0], w[1])] = " ".join(w[2:])
         elif key == "build" and w:
             for item in w:
                 coll, sep, p = item.partition(":")
@@ -478,12 +489,15 @@ def plan(s: Suite, vals: Dict[str, str]) -> Iterator[str]:
     """What guest-suite.sh does, a line each:
         var NAME VALUE
         kernel KIND
+        skip KERNEL-MODE REASON
         build COLLECTION PATH
         boot ID KIND MODE THREAD TIMEOUT MEM CPU APPEND..."""
     for k, v in vals.items():
         yield "var %s %s" % (k, v)
     for k in s.kernels:
         yield "kernel %s" % kernel_kind(s, k)
+    for (k, m), why in s.skips.items():
+        yield "skip %s-%s %s" % (k, m, why)
     seen = set()
     run_tests = {t.name for r in s.runs() for t in r.tests}
     for b in [t.build() for t in s.tests if t.name in run_tests] + s.builds:
