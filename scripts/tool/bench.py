@@ -643,9 +643,7 @@ def write(inputs: List[report.Input], header: Dict[str, str], outdir: str) -> Li
         md.append(report.PRIOR_ROW % (rel.get("prior", "?"), header.get("prior_kernel", "?")))
     md.append("| patched kernel | %s (uname: base version + g<commit of the series' head>) |"
               % rel.get("patched", "?"))
-    md.append("| tree now | %s (base %s), harness %s; guest kernels %s |"
-              % (header.get("tree_head", "?"), header.get("base_tag", "?"),
-                 header.get("harness", "?"), header.get("kernels", "?")))
+    md.append("| tree now | %s |" % report.tree_cell(header))
     md.append("| QEMU | %s: `qemu-system-x86_64 %s`, KVM nested in the guest, `kvm_amd.npt=0/1` |"
               % (header.get("qemu", "?"), header.get("qemu_args", "?")))
     md.append("| host | %s |" % header.get("host_cpu", "?"))

@@ -456,9 +456,7 @@ def write(inputs: List[report.Input], header: Dict[str, str], outdir: str) -> Li
     if "prior" in kernels:
         md.append(report.PRIOR_ROW % (rel.get("prior", "?"), header.get("prior_kernel", "?")))
     md.append("| patched kernel | %s |" % rel.get("patched", "?"))
-    md.append("| tree now | %s (base %s), harness %s; guest kernels %s |"
-              % (header.get("tree_head", "?"), header.get("base_tag", "?"),
-                 header.get("harness", "?"), header.get("kernels", "?")))
+    md.append("| tree now | %s |" % report.tree_cell(header))
     md.append("| outer guest | %s: `qemu-system-x86_64 %s` (TCG), L1 kernel = the kernel under test, KVM nested |"
               % (header.get("qemu", "?"), header.get("qemu_args", "?")))
     md.append("| nested QEMU | the same QEMU binary inside the outer guest: `-accel kvm -M pc -cpu host -smp 1`, "

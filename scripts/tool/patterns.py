@@ -199,9 +199,7 @@ def write(inputs: List[report.Input], header: Dict[str, str], outdir: str) -> Li
     md.append("| date | %s |" % header.get("date", "?"))
     for k in kernels:
         md.append("| %s kernel | %s |" % (k, rel.get(k, "?")))
-    md.append("| tree, harness | %s (base %s), harness %s; guest kernels %s |"
-              % (header.get("tree_head", "?"), header.get("base_tag", "?"),
-                 header.get("harness", "?"), header.get("kernels", "?")))
+    md.append("| tree, harness | %s |" % report.tree_cell(header))
     md.append("| outer guest | %s: `qemu-system-x86_64 %s` (TCG), KVM nested in it |"
               % (header.get("qemu", "?"), header.get("qemu_args", "?")))
     md.append("| nested QEMU | the same QEMU binary: `-accel kvm -M pc -cpu host -smp 1`, "

@@ -12,6 +12,7 @@ lines that guest-suite.sh wrote about the run (verdict.read_header).
 """
 
 import csv
+import importlib
 import os
 import sys
 from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple
@@ -143,29 +144,30 @@ def pyplot(path: str) -> Any:
     return plt
 
 
+# Each report: the module and the function that write it.
+WRITERS = {
+    "bench": ("bench", "write"),
+    "bench-arm64": ("bench", "write_arm64"),
+    "e2e": ("e2e", "write"),
+    "e2e-patterns": ("patterns", "write"),
+    "hmm-tests": ("hmm", "write"),
+    "regress": ("regress", "write"),
+    "rdma-odp": ("rdma", "write"),
+}
+
+
 def _writer(name: str) -> Callable[[List[Input], Dict[str, str], str], List[str]]:
-    if name == "bench":
-        import bench
-        return bench.write
-    if name == "bench-arm64":
-        import bench
-        return bench.write_arm64
-    if name == "e2e":
-        import e2e
-        return e2e.write
-    if name == "e2e-patterns":
-        import patterns
-        return patterns.write
-    if name == "hmm-tests":
-        import hmm
-        return hmm.write
-    if name == "regress":
-        import regress
-        return regress.write
-    if name == "rdma-odp":
-        import rdma
-        return rdma.write
-    raise ValueError("no report %r" % name)
+    if name not in WRITERS:
+        raise ValueError("no report %r" % name)
+    module, func = WRITERS[name]
+    return getattr(importlib.import_module(module), func)
+
+
+def tree_cell(header: Dict[str, str]) -> str:
+    """The header's tree, base, harness and kernels, as a table cell."""
+    return "%s (base %s), harness %s; guest kernels %s" % (
+        header.get("tree_head", "?"), header.get("base_tag", "?"),
+        header.get("harness", "?"), header.get("kernels", "?"))
 
 
 def write(suite: Any, runs: List[Tuple[Any, ktap.Log]], header: Dict[str, str],
