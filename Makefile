@@ -38,8 +38,9 @@ export:
 	@$(S)/export.sh
 	@git status --short -- series
 
+# build-arm64 builds in kunit-arm64's kernel build.
 build: tree
-	@$(S)/check.sh build-x86_64 build-arm64 build-s390
+	@$(S)/check.sh kunit-arm64 build-x86_64 build-arm64 build-s390
 
 kunit: tree
 	@$(S)/check.sh kunit-um kunit-x86_64 kunit-arm64
@@ -69,7 +70,7 @@ help:
 		tree 'create build/linux from series/; an existing tree is kept' \
 		tree-state 'one line: how the tree stands against series/' \
 		export 'series/ from the tree'"'"'s commits, posting by posting (series/POSTINGS)' \
-		build 'build-x86_64 build-arm64 build-s390' \
+		build 'build-x86_64 build-arm64 (after kunit-arm64) build-s390' \
 		kunit 'kunit-um kunit-x86_64 kunit-arm64' \
 		out 'mail-ready postings in out/NAME/ with To:/Cc: from get_maintainer.pl' \
 		check 'every suite of the check set; ends with "N passed, N failed"' \

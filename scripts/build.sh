@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# build.sh ARCH [make targets...]
+# build.sh [--in DIR] ARCH [make targets...]
 # Configure build/ARCH from the arch's defconfig plus KVM (x86_64:
 # KVM_INTEL=m KVM_AMD=m KVM_WERROR=y; arm64 and s390: KVM=y) and the mm
 # features the series touches, then build the directories the series
@@ -9,11 +9,21 @@
 # lib/test_hmm.o, the HMM test driver, and drivers/infiniband/ with the
 # RDMA core's on-demand paging, rxe and mlx5), incrementally and through
 # ccache.  Cross compilers come from Debian.
+# --in DIR: build those directories in build/DIR instead, a kernel build
+# that another suite configured and built (make check's build-arm64 uses
+# kunit-arm64's, whose config has every object that defconfig + KVM has
+# in those directories: kunit/arm64.kunitconfig), its .config as it is
+# (KVM=y checked); so the build costs nothing more.
 
 . "$(dirname "$0")/lib.sh"
 need make ccache
 
-arch=${1:?usage: build.sh ARCH [targets]}
+in=
+if [ "${1-}" = --in ]; then
+	in=${2:?usage: build.sh [--in DIR] ARCH [targets]}
+	shift 2
+fi
+arch=${1:?usage: build.sh [--in DIR] ARCH [targets]}
 shift
 # The series' KUnit tests, built in so that they see -Werror too (symbols
 # the tree does not know yet are dropped by olddefconfig).
@@ -50,7 +60,7 @@ need "${cross}gcc"
 
 use_ccache
 
-bd=$BUILD/$arch
+bd=$BUILD/${in:-$arch}
 mk() {
 	make -s -C "$TREE" O="$bd" ARCH="$karch" CROSS_COMPILE="$cross" \
 		CC="ccache ${cross}gcc" -j"$(nproc)" "$@"
@@ -58,14 +68,19 @@ mk() {
 
 # defconfig once; the options every time, because olddefconfig drops a
 # symbol the tree does not have yet (bisect-check walks the series) and
-# a later tree must get it back.
-if [ ! -f "$bd/.config" ]; then
-	mkdir -p "$bd"
-	mk defconfig >/dev/null
+# a later tree must get it back.  Another suite's build is left as it is.
+if [ -n "$in" ]; then
+	[ -f "$bd/.config" ] || die "no kernel build in $bd: its suite runs first"
+	want=KVM=y
+else
+	if [ ! -f "$bd/.config" ]; then
+		mkdir -p "$bd"
+		mk defconfig >/dev/null
+	fi
+	# shellcheck disable=SC2086
+	"$TREE/scripts/config" --file "$bd/.config" $opts
+	mk olddefconfig >/dev/null
 fi
-# shellcheck disable=SC2086
-"$TREE/scripts/config" --file "$bd/.config" $opts
-mk olddefconfig >/dev/null
 for w in $want; do
 	grep -q "^CONFIG_$w\$" "$bd/.config" ||
 		die "$arch: CONFIG_$w did not stick in $bd/.config"
@@ -88,7 +103,7 @@ no_indirect_handler() {
 	return 1
 }
 
-info "$arch: building $*"
+info "$arch: building $* in $bd"
 rc=0
 mk "$@" || rc=$?
 if [ "$rc" -eq 0 ] && [ "$arch" = x86_64 ] && ! no_indirect_handler; then

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# sparse.sh [ARCH...]
+# sparse.sh [--in DIR ARCH | ARCH...]
 # Run sparse (0.6.5, built by deps.sh) with C=2 on every object of the
 # directories the series touches (arch_dirs in lib.sh), on the patched tree
 # in build/ARCH (configured and built by build.sh), and fail on any warning
@@ -12,11 +12,18 @@
 # never change for a given config and sparse).  Messages are compared per
 # file without line numbers, counting repeats, so a moved warning is not
 # new and a second copy of one is.  Default arches: x86_64 arm64 s390.  One
-# pass or fail per arch.
+# pass or fail per arch.  --in DIR: the patched tree's build is build/DIR
+# (build.sh --in), for one ARCH.
 
 . "$(dirname "$0")/lib.sh"
 need make ccache realpath
 
+in=
+if [ "${1-}" = --in ]; then
+	[ $# -eq 3 ] || die "usage: sparse.sh --in DIR ARCH"
+	in=$2
+	shift 2
+fi
 [ $# -gt 0 ] || set -- x86_64 arm64 s390
 
 SPARSE=$CACHE/tools/bin/sparse
@@ -60,8 +67,9 @@ base=
 for a; do
 	# shellcheck disable=SC2046
 	set -- $(arch_dirs "$a")
-	bd=$BUILD/$a
-	[ -f "$bd/.config" ] || "$TOP/scripts/build.sh" "$a" >&2 || die "$a: build failed"
+	bd=$BUILD/${in:-$a}
+	[ -f "$bd/.config" ] || "$TOP/scripts/build.sh" ${in:+--in "$in"} "$a" >&2 ||
+		die "$a: build failed"
 	info "$a: sparse C=2 on $* (patched)"
 	sparse_make "$TREE" "$bd" "$a" "$out/$a-patched" "$@" ||
 		die "$a: build with sparse failed, see $out/$a-patched.log"
