@@ -211,7 +211,13 @@ use_ccache() {
 base_worktree() {
 	bw=$BUILD/linux-base
 	[ -e "$TREE/.git" ] || die "no kernel tree at $TREE: run 'make tree'"
-	[ -d "$bw" ] || git -C "$TREE" worktree add -q --detach "$bw" "$BASE_TAG" >&2
+	# make check runs two suites at once: the first creates it, the other
+	# waits rather than use a half checked-out tree.
+	mkdir -p "$BUILD"
+	(
+		flock 9
+		[ -d "$bw" ] || git -C "$TREE" worktree add -q --detach "$bw" "$BASE_TAG" >&2
+	) 9>"$BUILD/linux-base.lock"
 	[ "$(git -C "$bw" rev-parse HEAD)" = "$(git -C "$TREE" rev-parse "$BASE_TAG^{commit}")" ] ||
 		die "$bw is not at $BASE_TAG"
 	echo "$bw"
