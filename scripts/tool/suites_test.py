@@ -170,11 +170,11 @@ class RealSuitesTest(unittest.TestCase):
         self.assertEqual(names(s, "patched-hmm-race-1"), ["hmm.prot_upgrade_migrate_race"])
         # hmm-tests: npt=1 only; the migrate cases and stress: patched only.
         p1, p0, b1, b0 = (names(s, i) for i in ("patched-1", "patched-0", "base-1", "base-0"))
-        self.assertEqual(len(p1), 23)
+        self.assertEqual(len(p1), 24)
         self.assertEqual(p0, ["perm_upgrade_test", "perm_upgrade_pfncache_test",
                               "mmu_stress_test", "nested_host_wrprotect_test",
                               "host_wrprotect_resync_test", "thp_invalidate_race_test",
-                              "stress"])
+                              "perm_upgrade_race_test", "stress"])
         self.assertEqual(b0, p0[:-1])
         self.assertEqual(set(p1) - set(b1), {"stress", "hmm.prot_migrate_mprotect",
                                              "hmm.prot_migrate_uffd_wp"})
@@ -205,7 +205,7 @@ class RealSuitesTest(unittest.TestCase):
         self.assertEqual(names(o, "debug-0"), names(real()["kvm-selftest"], "base-0"))
         self.assertEqual({t.name: t.expected("debug") for t in o.tests}["perm_upgrade_test"],
                          "fail")
-        self.assertEqual(len(o.tests), 6)   # no npt=1-only test is kept for modes 0
+        self.assertEqual(len(o.tests), 7)   # no npt=1-only test is kept for modes 0
         self.assertFalse(any(t.name.startswith("hmm.") for t in o.tests))
 
     def test_arm64(self) -> None:
@@ -426,7 +426,7 @@ class ScriptsTest(testlib.TmpTest):
                     "\tktap_finished ;;\n" % (r.id, len(r.tests),
                                               " ".join("./" + t.name for t in r.tests)))
             self.assertIn(case, text)
-        self.assertIn("\tktap_set_plan 23\n", text)
+        self.assertIn("\tktap_set_plan 24\n", text)
         self.assertIn("patched-hmm-race-1)\n\tktap_print_header\n\tktap_set_plan 1\n"
                       "\trun_many ./hmm.prot_upgrade_migrate_race\n", text)
         self.assertEqual(text.count("\tktap_finished ;;\n"), 5)
@@ -488,7 +488,7 @@ class MainTest(testlib.TmpTest):
                           "kpu.kernel=patched kpu.run=patched-0"])
         self.assertIn("./perm_upgrade_stress_test -s 5 -n 50000 </dev/null",
                       self.text("payload/kvm-selftest/stress"))
-        self.assertIn("\npatched-0)\n\tktap_print_header\n\tktap_set_plan 7\n",
+        self.assertIn("\npatched-0)\n\tktap_print_header\n\tktap_set_plan 8\n",
                       self.text("payload/run"))
         self.assertNotIn("base-0)", self.text("payload/run"))
 
