@@ -39,10 +39,11 @@ mkdir -p "$P" "$S"
 rm -f "$S"/*.log "$S"/*.log.try1
 harness plan "$GUEST_SUITES" "$name" "$P" >"$S/plan" || die "no plan for $name"
 
-kernels='' boots='' builds=''
+kernels='' boots='' builds='' config=''
 while read -r what a b rest; do
 	case $what in
 	suite) arch=$b payload=$rest ;;
+	config) config=$a ;;
 	var) echo "$name: $a=$b (KPU_$a=$b to run it again)" ;;
 	kernel) kernels="$kernels $a" ;;
 	skip) echo "$name: $a is not booted: $b $rest" ;;
@@ -189,7 +190,7 @@ esac
 # shellcheck disable=SC2086 # $bb is an option and its argument, or nothing
 "$TOP/scripts/mkinitramfs.sh" $bb "$S/initramfs.cpio.gz" "$P" >&2
 
-report_header "$S/header"
+report_header "$S/header" ${config:+"config=$config: guest/$config.config on every kernel built here"}
 sed -n 's/^var \([^ ]*\) /\1=/p' "$S/plan" >>"$S/header"
 for id in $boots; do
 	# boot ID KIND MODE THREAD TIMEOUT MEM CPU APPEND...

@@ -164,10 +164,14 @@ def _writer(name: str) -> Callable[[List[Input], Dict[str, str], str], List[str]
 
 
 def tree_cell(header: Dict[str, str]) -> str:
-    """The header's tree, base, harness and kernels, as a table cell."""
-    return "%s (base %s), harness %s; guest kernels %s" % (
+    """The header's tree, base, harness and kernels (and their config, if
+    the suite has one), as a table cell."""
+    cell = "%s (base %s), harness %s; guest kernels %s" % (
         header.get("tree_head", "?"), header.get("base_tag", "?"),
         header.get("harness", "?"), header.get("kernels", "?"))
+    if "config" in header:
+        cell += ", config %s" % header["config"]
+    return cell
 
 
 def write(suite: Any, runs: List[Tuple[Any, ktap.Log]], header: Dict[str, str],

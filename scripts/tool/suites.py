@@ -19,6 +19,10 @@ A guest suite is one entry of guest/suites:
         timeout SECS      the limit of one boot (KPU_TIMEOUT overrides)
         mem GIB           guest memory
         cpu MODEL         the x86_64 guest's -cpu
+        config NAME       guest/NAME.config on top of every kernel but prior,
+                          built as KIND-NAME (guest-kernel.sh), e.g. timing:
+                          the same config for base and patched, without
+                          KVM_PROVE_MMU's checks
         kunit             the KUnit results the kernel prints at boot count
         compare KERNEL    a test passes when its result on a kernel is not
                           worse than on KERNEL (instead of expected results)
@@ -62,6 +66,8 @@ from typing import Dict, Iterator, List, NamedTuple, Optional, Tuple
 
 RESULTS = ("pass", "fail", "skip")
 PAYLOADS = ("kselftest", "bench", "e2e", "rdma")
+# guest/NAME.config files that a suite's config may name.
+CONFIGS = ("timing",)
 COLLECTIONS = ("kvm", "mm", "rdma")
 ARCHS = ("x86_64", "arm64")
 HUGEPAGES_2M = "/proc/sys/vm/nr_hugepages"
@@ -123,6 +129,7 @@ class Suite:
         self.timeout = 900
         self.mem: Optional[int] = None
         self.cpu: Optional[str] = None
+        self.config: Optional[str] = None
         self.kunit = False
         self.compare: Optional[str] = None
         self.report: Optional[str] = None
@@ -303,6 +310,8 @@ def parse(text: str, path: str = "guest/suites") -> Dict[str, Suite]:
             s.mem = _int(w[0], where)
         elif key == "cpu" and len(w) == 1:
             s.cpu = w[0]
+        elif key == "config" and len(w) == 1 and w[0] in CONFIGS:
+            s.config = w[0]
         elif key == "kunit" and not w:
             s.kunit = True
         elif key == "compare" and len(w) == 1:
@@ -436,11 +445,16 @@ def select_env(s: Suite, env: Dict[str, str]) -> None:
 
 def kernel_kind(s: Suite, kernel: str) -> str:
     """guest-kernel.sh's KIND for a suite's kernel: arm64-KERNEL for arm64,
-    KERNEL-rdma (with networking and rxe) for the rdma payload."""
+    KERNEL-rdma (with networking and rxe) for the rdma payload, KERNEL-NAME
+    for the suite's config NAME."""
     if s.arch == "arm64":
         return "arm64-" + kernel
-    if s.payload == "rdma" and kernel != "prior":
-        return kernel + "-rdma"
+    if kernel == "prior":
+        return kernel
+    if s.payload == "rdma":
+        kernel += "-rdma"
+    if s.config:
+        kernel += "-" + s.config
     return kernel
 
 
@@ -542,6 +556,8 @@ def main(args: List[str], env: Dict[str, str]) -> int:
     vals = values(s, env)
     write_payload(s, vals, outdir)
     print("suite %s %s %s" % (s.name, s.arch, s.payload))
+    if s.config:
+        print("config %s" % s.config)
     for line in plan(s, vals):
         print(line)
     return 0

@@ -223,7 +223,7 @@ class RealSuitesTest(unittest.TestCase):
                                                    "mte_block_tags_test", "stress"])
         self.assertNotIn("mte_block_tags_test", names(s, "patched-vhe"))
         self.assertEqual(suites.kernel_kind(s, "base"), "arm64-base")
-        self.assertEqual(suites.kernel_kind(real()["bench"], "base"), "base")
+        self.assertEqual(suites.kernel_kind(real()["bench"], "base"), "base-timing")
 
     def test_regress(self) -> None:
         s = real()["regress"]
@@ -234,6 +234,22 @@ class RealSuitesTest(unittest.TestCase):
         self.assertEqual(names(s, "patched-0"), names(s, "base-0"))
         t = {x.name: x for x in s.tests}["mmu_stress_test-hugetlb"]
         self.assertEqual((t.timeout, t.hugepages), (900, 640))
+
+    def test_config(self) -> None:
+        # Timings compare kernels of one config, without KVM_PROVE_MMU.
+        for name in ("bench", "e2e", "e2e-patterns"):
+            s = real()[name]
+            self.assertEqual(s.config, "timing")
+            self.assertEqual([suites.kernel_kind(s, k) for k in s.kernels],
+                             ["base-timing", "prior", "patched-timing"])
+        self.assertIsNone(real()["kvm-selftest"].config)
+        self.assertEqual(suites.kernel_kind(real()["kvm-selftest"], "patched"), "patched")
+        s = suites.parse("suite s\nkernels base patched\nmodes 1\nconfig timing\n"
+                         "test t kvm:t\n", "x")["s"]
+        self.assertIn("kernel patched-timing", list(suites.plan(s, {})))
+        with self.assertRaises(suites.SuiteError) as cm:
+            suites.parse("suite s\nkernels base\nmodes 1\nconfig debug\n", "x")
+        self.assertIn("x:4: cannot read", str(cm.exception))
 
     def test_rdma(self) -> None:
         s = real()["rdma-odp"]
