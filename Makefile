@@ -21,7 +21,7 @@ TREE_SUITES := $(shell sed -e '/^\#/d' -e 's/[[:space:]]*|.*//' $(REG) | awk '$$
 
 .PHONY: all deps tree tree-state export build kunit out check clean help $(SUITES)
 
-all: deps tree build kunit out
+all: deps tree kunit build out
 
 deps:
 	@$(S)/deps.sh --check 2>/dev/null || $(S)/deps.sh
@@ -65,7 +65,7 @@ clean:
 
 help:
 	@echo 'Targets:'
-	@printf '  %-22s %s\n' all 'deps, tree, build, kunit, out (the default)' \
+	@printf '  %-22s %s\n' all 'deps, tree, kunit, build, out (the default)' \
 		deps 'install the Debian packages and sparse the harness needs' \
 		tree 'create build/linux from series/; an existing tree is kept' \
 		tree-state 'one line: how the tree stands against series/' \

@@ -70,8 +70,10 @@ mk() {
 # symbol the tree does not have yet (bisect-check walks the series) and
 # a later tree must get it back.  Another suite's build is left as it is.
 if [ -n "$in" ]; then
-	[ -f "$bd/.config" ] || die "no kernel build in $bd: its suite runs first"
+	[ -f "$bd/.config" ] || die "no kernel build in $bd: run 'make $in' first"
 	want=KVM=y
+	# What makes kunit-arm64's build cover defconfig + KVM's objects.
+	[ "$arch" != arm64 ] || want="$want KSM=y NUMA=y MEMCG=y MEMORY_HOTPLUG=y CMA=y"
 else
 	if [ ! -f "$bd/.config" ]; then
 		mkdir -p "$bd"

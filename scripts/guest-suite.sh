@@ -84,7 +84,7 @@ done
 # The selftests, static, against the uapi of the patched kernel's build
 # (of the first kernel's when there is none): each collection by its own
 # Makefile, one make for all of its tests.
-hkind=$(for k in $kernels; do case $k in *patched | debug) echo "$k" ;; esac; done | head -n 1)
+hkind=$(for k in $kernels; do case $k in *patched | *patched-* | debug) echo "$k" ;; esac; done | head -n 1)
 [ -n "$hkind" ] || hkind=$(for k in $kernels; do [ "$k" = prior ] || echo "$k"; done | head -n 1)
 hdr=$BUILD/guest-$hkind
 bb=''

@@ -35,7 +35,11 @@ use_ccache
 # The checker kbuild runs (CHECK=): sparse, whose messages also go to
 # $SPARSE_DIR/FILE, FILE being the source's path in $SPARSE_SRC with "/"
 # as "%".
-cat >"$out/check" <<'EOF'
+# One checker and one set of scratch files per run: make check runs the
+# arches' sparse suites at the same time.
+chk=$out/check.$$
+trap 'rm -f "$chk"' EXIT
+cat >"$chk" <<'EOF'
 #!/bin/sh
 for src; do :; done
 f=$SPARSE_DIR/$(realpath --relative-to="$SPARSE_SRC" "$src" | tr / %)
@@ -45,7 +49,7 @@ cat "$f.tmp" >&2
 if [ -s "$f.tmp" ]; then mv "$f.tmp" "$f"; else rm -f "$f.tmp"; fi
 exit "$rc"
 EOF
-chmod +x "$out/check"
+chmod +x "$chk"
 
 # sparse_make SRC OBJDIR ARCH MSGDIR TARGETS...: kbuild with the checker
 # forced on every object (C=2) of the TARGETS; messages in MSGDIR, a file
@@ -58,7 +62,7 @@ sparse_make() {
 	SPARSE_BIN=$SPARSE SPARSE_SRC=$(realpath "$sm_src") SPARSE_DIR=$sm_msg \
 		make -s -C "$sm_src" O="$sm_bd" ARCH="$(karch_of "$sm_a")" \
 		CROSS_COMPILE="$(cross_of "$sm_a")" CC="ccache $(cross_of "$sm_a")gcc" \
-		C=2 CHECK="$out/check" -j"$(nproc)" "$@" >/dev/null 2>"$sm_msg.log"
+		C=2 CHECK="$chk" -j"$(nproc)" "$@" >/dev/null 2>"$sm_msg.log"
 }
 
 pass=0
@@ -124,10 +128,10 @@ for a; do
 	for f in $files; do
 		# Both as sparse_normalise (lib.sh) gives them: the source
 		# directory and line numbers dropped, sorted.
-		sparse_normalise "$(realpath "$TREE")" <"$out/$a-patched/$f" >"$out/p"
-		if [ -f "$cached/$f" ]; then cp "$cached/$f" "$out/b"; else : >"$out/b"; fi
-		np=$((np + $(wc -l <"$out/p"))) nb=$((nb + $(wc -l <"$out/b")))
-		LC_ALL=C comm -13 "$out/b" "$out/p" | sed "s#^#$(echo "$f" | tr % /): #" >>"$out/$a-new.txt"
+		sparse_normalise "$(realpath "$TREE")" <"$out/$a-patched/$f" >"$out/$a-p"
+		if [ -f "$cached/$f" ]; then cp "$cached/$f" "$out/$a-b"; else : >"$out/$a-b"; fi
+		np=$((np + $(wc -l <"$out/$a-p"))) nb=$((nb + $(wc -l <"$out/$a-b")))
+		LC_ALL=C comm -13 "$out/$a-b" "$out/$a-p" | sed "s#^#$(echo "$f" | tr % /): #" >>"$out/$a-new.txt"
 	done
 	n=$(wc -l <"$out/$a-new.txt")
 	echo "sparse $a: $(echo "$files" | grep -c .) files with messages on the patched tree, $np messages there, $nb on the base, $n new"

@@ -19,8 +19,8 @@ A guest suite is one entry of guest/suites:
         timeout SECS      the limit of one boot (KPU_TIMEOUT overrides)
         mem GIB           guest memory
         cpu MODEL         the x86_64 guest's -cpu
-        config NAME       guest/NAME.config on top of every kernel but prior,
-                          built as KIND-NAME (guest-kernel.sh), e.g. timing:
+        config NAME       x86_64: guest/NAME.config on top of every kernel but
+                          prior, built as KIND-NAME (guest-kernel.sh), e.g. timing:
                           the same config for base and patched, without
                           KVM_PROVE_MMU's checks
         kunit             the KUnit results the kernel prints at boot count
@@ -310,7 +310,7 @@ def parse(text: str, path: str = "guest/suites") -> Dict[str, Suite]:
             s.mem = _int(w[0], where)
         elif key == "cpu" and len(w) == 1:
             s.cpu = w[0]
-        elif key == "config" and len(w) == 1 and w[0] in CONFIGS:
+        elif key == "config" and len(w) == 1 and w[0] in CONFIGS and s.arch == "x86_64":
             s.config = w[0]
         elif key == "kunit" and not w:
             s.kunit = True

@@ -250,6 +250,9 @@ class RealSuitesTest(unittest.TestCase):
         with self.assertRaises(suites.SuiteError) as cm:
             suites.parse("suite s\nkernels base\nmodes 1\nconfig debug\n", "x")
         self.assertIn("x:4: cannot read", str(cm.exception))
+        with self.assertRaises(suites.SuiteError) as cm:
+            suites.parse("suite s\narch arm64\nkernels base\nmodes vhe\nconfig timing\n", "x")
+        self.assertIn("x:5: cannot read", str(cm.exception))
 
     def test_rdma(self) -> None:
         s = real()["rdma-odp"]
