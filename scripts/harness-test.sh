@@ -335,6 +335,15 @@ suite_needs() {
 	[ "$(grep '^=== [a-z]* (' "$W/out" | cut -d' ' -f2 | paste -s -d' ' -)" = "quick slow uses" ]
 	fails env KPU_JOBS=0 KPU_SUITES="$W/suites" "$S/check.sh" slow 2>"$W/err"
 	grep -q 'KPU_JOBS must be a positive number' "$W/err"
+	# A need that the run does not have stands for its own needs: "far"
+	# needs "mid", which is not run and needs "slow".
+	cat >>"$W/suites" <<-REG
+	mid   check  -:slow  sh -c 'echo "mid: 1 passed, 0 failed"' | mid
+	far   check  -:mid  sh -c 'test -e "$W/slow.out" && echo "far: 1 passed, 0 failed"' | far
+	REG
+	rm -f "$W/slow.out"
+	KPU_JOBS=2 KPU_SUITES="$W/suites" "$S/check.sh" far slow >"$W/out" 2>&1
+	tail -n 1 "$W/out" | grep -qx '2 passed, 0 failed'
 }
 
 stale_patch_stops() {
