@@ -176,12 +176,15 @@
  *   BENCH-LIVE ... phase=P size_mb=N pages=N vcpus=N ms=M pf_taken=N pf_fixed=N
  *       tlb_flush=N tlb_flush_req=N probes=N mean_ns=N p50_ns=N p99_ns=N
  *       p999_ns=N p9999_ns=N [scenario: unit_kb=N calls=N call_ns=N
- *       call_zapped=N call_zapped_max=N call_fixed=N call_flush=N
+ *       call_cpu_ns=N call_zapped=N call_zapped_max=N call_fixed=N call_flush=N
  *       call_flush_req=N narrow_calls=N narrow_zapped=N narrow_flush_req=N
  *       by_fault=N uffd_faults=N]
  *       (deltas over the phase; a percentile is the upper bound of the
  *       bucket that holds the ceil(q * probes)-th probe, in ns; by_fault:
- *       units the handler resolved, uffd_faults: messages it read)
+ *       units the handler resolved, uffd_faults: messages it read;
+ *       call_ns: the calls' host time, call_cpu_ns: the CPU time of the
+ *       calling thread over the same windows, without the time it waited
+ *       for a CPU)
  * and "BENCH-LIVE-DONE" last.  Both modes print, per run,
  *   BENCH-MEM mode=parked|live scenario=S backing=B paging=P [op=O] rep=N when=before|after KEY=VALUE...
  * (op=O: the zap scenario's).
@@ -997,13 +1000,25 @@ static void run_zap_ops(struct bench *b, u64 size, int reps)
  * between the two VM reads has (all but always) counted in pf_fixed.
  */
 struct acct {
-	u64 calls, ns, zapped, zapped_max, fixed, flush, flush_req;
+	u64 calls, ns, cpu_ns, zapped, zapped_max, fixed, flush, flush_req;
 };
+
+static u64 thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/* The calling thread's CPU time when its call started (acct_begin()). */
+static __thread u64 acct_cpu0;
 
 static void acct_begin(struct bench *b, struct stats *s0, u64 *t0)
 {
 	get_vcpu_stats(b, s0);
 	get_vm_stats(b, s0);
+	acct_cpu0 = thread_cpu_ns();
 	*t0 = now_ns();
 }
 
@@ -1015,6 +1030,7 @@ static void acct_end(struct bench *b, struct acct *a, const struct stats *s0,
 	u64 lo;
 
 	a->ns += now_ns() - t0;
+	a->cpu_ns += thread_cpu_ns() - acct_cpu0;
 	get_vm_stats(b, &s1);
 	get_vcpu_stats(b, &s1);
 	a->calls++;
@@ -1343,9 +1359,9 @@ static void run_live(struct bench *b, u64 size)
 	print_samples(&l);
 	print_phase(&l, LIVE_BASELINE, t[1] - t[0], &s[0], &s[1], tsc_khz, "");
 	snprintf(extra, sizeof(extra),
-		 " unit_kb=%lu calls=%lu call_ns=%lu call_zapped=%lu call_zapped_max=%lu call_fixed=%lu call_flush=%lu call_flush_req=%lu narrow_calls=%lu narrow_zapped=%lu narrow_flush_req=%lu by_fault=%lu uffd_faults=%lu",
+		 " unit_kb=%lu calls=%lu call_ns=%lu call_cpu_ns=%lu call_zapped=%lu call_zapped_max=%lu call_fixed=%lu call_flush=%lu call_flush_req=%lu narrow_calls=%lu narrow_zapped=%lu narrow_flush_req=%lu by_fault=%lu uffd_faults=%lu",
 		 (b->sc == SC_SNAPSHOT ? b->unit : b->size) >> 10, l.up.calls,
-		 l.up.ns, l.up.zapped, l.up.zapped_max, l.up.fixed, l.up.flush,
+		 l.up.ns, l.up.cpu_ns, l.up.zapped, l.up.zapped_max, l.up.fixed, l.up.flush,
 		 l.up.flush_req, l.down.calls, l.down.zapped,
 		 l.down.flush_req, l.by_fault, l.uffd_faults);
 	print_phase(&l, LIVE_SCENARIO, t[2] - t[1], &s[1], &s[2], tsc_khz, extra);

@@ -56,6 +56,7 @@ NARROW_METRICS = (
     ("ro_pf", "pf_taken (read after narrowing)", 1, "{:.0f}", "median"),
     ("down_zapped", "zapped SPTEs (narrowing)", 1, "{:.0f}", "median"),
     ("down_tlb_flush_req", "remote_tlb_flush_requests (narrowing)", 1, "{:.0f}", "median"),
+    ("down_ns", "narrowing call time (us, min)", 1e-3, "{:.1f}", "min"),
 )
 
 # The zap scenario (plain invalidations): its ops, and the rows of its table,
@@ -369,6 +370,9 @@ LIVE_METRICS: Tuple[LiveMetric, ...] = (
     ("zapped SPTEs per call, at most", lambda r: per_call(r, "call_zapped_max"), "auto"),
     ("host time per call (us)", lambda r: None if per_call(r, "call_ns") is None
      else (per_call(r, "call_ns") or 0) / 1000, "{:.1f}"),
+    ("CPU time of the calling thread per call (us)", lambda r: None
+     if per_call(r, "call_cpu_ns") is None else (per_call(r, "call_cpu_ns") or 0) / 1000,
+     "{:.1f}"),
 )
 LATENCY_METRICS = (("mean_ns", "mean"),) + tuple((k, l) for k, _, l in QUANTILES)
 
@@ -396,6 +400,9 @@ def live_table(lives: Dict[str, Dict[str, LiveLog]], npt: str,
                 continue
             for label, fn, form in LIVE_METRICS:
                 vals = {k: fn(run) if run else None for k, run in r.items()}
+                # A field that no kernel's log has: logs of an older program.
+                if all(v is None for v in vals.values()):
+                    continue
                 md.append(md_row([sc, bk, label] + [fmt(vals[k], 1, form) for k in kernels]
                                  + ratios(vals, kernels)))
             for key, label in LATENCY_METRICS:
@@ -585,6 +592,18 @@ def write_arm64(inputs: List[report.Input], header: Dict[str, str], outdir: str)
     return [path]
 
 
+def config_text(header: Dict[str, str]) -> str:
+    """What the kernels' config means for the times."""
+    if header.get("config", "").split(":")[0] == "timing":
+        return ("Both guest kernels are built with `guest/timing.config` (KVM_PROVE_MMU off): "
+                "the times compare the series against v7.2.8 in one config, without the "
+                "series' debug check.")
+    return ("Both guest kernels are built with KVM_PROVE_MMU (`guest/guest.config`): on the "
+            "patched kernel every invalidation then ends with the series' check of the SPTEs "
+            "left in its range, which a kernel without KVM_PROVE_MMU does not run, so a time "
+            "ratio above 1 may be that check.")
+
+
 def write(inputs: List[report.Input], header: Dict[str, str], outdir: str) -> List[str]:
     """bench.md, bench.csv, bench.png and bench-live.png."""
     kernels = kernels_of(i.kernel for i in inputs)
@@ -648,12 +667,12 @@ def write(inputs: List[report.Input], header: Dict[str, str], outdir: str) -> Li
               % (header.get("qemu", "?"), header.get("qemu_args", "?")))
     md.append("| host | %s |" % header.get("host_cpu", "?"))
     md.append("| benchmark | `perm_upgrade_bench %s` (region MiB, repetitions, snapshot batches, zap rounds); counts: median of the repetitions, times: minimum (plain zap: median) (all in bench.csv) |"
-              % header.get("args", "?"))
-    if header.get("live_args") or live_info:
+              % (header.get("args") or report.test_args(header, "parked")))
+    if header.get("live_args") or "test:live" in header or live_info:
         md.append("| live mode | `perm_upgrade_bench %s`: %s vCPUs running, %s ms quiet baseline "
                   "and %s ms scenarios, samples every %s ms, mprotect phases of %s ms, a probe "
                   "every %s accesses, snapshot writes to 1 page in %s; khugepaged scans every %s ms |"
-                  % (header.get("live_args", "?"), live_info.get("vcpus", "?"),
+                  % (header.get("live_args") or report.test_args(header, "live"), live_info.get("vcpus", "?"),
                      live_info.get("ms", "?"), live_info.get("ms", "?"),
                      live_info.get("interval_ms", "?"), live_info.get("mprotect_ms", "?"),
                      live_info.get("probe_every", "?"), live_info.get("write_every", "?"),
@@ -699,11 +718,7 @@ def write(inputs: List[report.Input], header: Dict[str, str], outdir: str) -> Li
               "of the guest kernel is emulated, so the ratio says whether the patched kernel "
               "does more work per zap, not what a zap costs on hardware. The munmap rows' "
               "`mmap(MAP_FIXED)` does no KVM work (nothing is mapped in the new range yet): its "
-              "ratio shows how far the run's noise alone moves a ratio. Both guest kernels are "
-              "built with KVM_PROVE_MMU (`guest/guest.config`): on the patched kernel every "
-              "invalidation then ends with the series' check of the SPTEs left in its range, "
-              "which a kernel without KVM_PROVE_MMU does not run, so a time ratio above 1 may "
-              "be that check.")
+              "ratio shows how far the run's noise alone moves a ratio. %s" % config_text(header))
     md.append("")
     md.append("Live mode: a fresh VM per scenario and backing, its vCPUs sweeping the region "
               "without a stop (the snapshot scenario's guest writes one page in N, always the "
@@ -726,7 +741,11 @@ def write(inputs: List[report.Input], header: Dict[str, str], outdir: str) -> Li
               "at most the drop plus the faults fixed in the call's window (with the TDP MMU a "
               "fixed fault adds at most one leaf SPTE; with shadow paging the upper bound is "
               "approximate); flush requests per call are exact as far as vCPU faults request "
-              "none. Read latency: each vCPU times one read of a pseudo-random page of the "
+              "none. Host time per call: the call's wall time in the guest; CPU time of the "
+              "calling thread (where the program printed it): its CLOCK_THREAD_CPUTIME_ID over "
+              "the same windows, so without "
+              "the time it waited for a CPU while the vCPU threads ran on the guest's CPUs "
+              "(the outer guest's vCPUs still share one TCG thread). Read latency: each vCPU times one read of a pseudo-random page of the "
               "region every few accesses with RDTSC (log-linear histogram in guest memory, "
               "converted with KVM_GET_TSC_KHZ); a percentile is the upper bound of the "
               "histogram bucket it falls in; the quiet baseline of the same VM is in "

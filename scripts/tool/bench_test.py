@@ -82,6 +82,23 @@ class ReportTest(BenchCase):
         self.assertEqual(csv_rows[0].split(",")[:3], ["kernel", "npt", "kernel_release"])
         self.assertGreater(len(csv_rows), 10)
 
+    def test_config_and_args(self) -> None:
+        # Kernels of the timing config say so instead of warning about
+        # KVM_PROVE_MMU; the arguments come from the test's command as the
+        # report's header has it (report.write puts it there); a narrowing
+        # call time row beside the other narrowing rows.
+        self.HEADER = dict(BenchCase.HEADER, config="timing: guest/timing.config",
+                           **{"test:parked": "./perm_upgrade_bench -s 64 -r 5"})
+        md = self.report(self.BASE, self.PATCHED)
+        self.assertIn("built with `guest/timing.config` (KVM_PROVE_MMU off)", md)
+        self.assertNotIn("may be that check", md)
+        self.assertIn("| benchmark | `perm_upgrade_bench -s 64 -r 5` (region MiB", md)
+        self.assertIn("| mprotect | anon-4k | narrowing call time (us, min) |", md)
+        self.HEADER = BenchCase.HEADER
+        md = self.report(self.BASE, self.PATCHED)
+        self.assertIn("may be that check", md)
+        self.assertIn("| benchmark | `perm_upgrade_bench ?`", md)
+
     def test_runner_form(self) -> None:
         # The same logs as runner.sh prints them ("# " before each line of
         # the payload) give the same report.
@@ -213,6 +230,24 @@ class LiveBenchTest(BenchCase):
         self.assertEqual(bench.hist_quantile(hist, 8000), 11)
         self.assertEqual(bench.hist_quantile(hist, 8001), 22)
         self.assertIsNone(bench.hist_quantile([], 5000))
+
+    def test_cpu_time(self) -> None:
+        # The calling thread's CPU time per call, where the log has it.
+        with open(data(self.BASE)) as f:
+            text = f.read()
+        self.assertEqual(text.count("call_ns=7890253725 "), 1)
+        base = testlib.write(self.path("base.log"), text.replace(
+            "call_ns=7890253725 ", "call_ns=7890253725 call_cpu_ns=819200000 "))
+        rows = table(self.report(base, self.PATCHED))
+        # 819.2 ms over 8192 resolves; the patched log has no such field.
+        self.assertEqual(rows[("snapshot", "anon-4k",
+                               "CPU time of the calling thread per call (us)")][:2],
+                         ["100.0", "n/a"])
+        # Where no log has it, no row.
+        rows = table(self.report(self.BASE, self.PATCHED))
+        self.assertNotIn(("snapshot", "anon-4k", "CPU time of the calling thread per call (us)"),
+                         rows)
+        self.assertIn(("snapshot", "anon-4k", "host time per call (us)"), rows)
 
     def test_rate_series(self) -> None:
         run = bench.read_live(read(self.BASE).payload).runs[("mprotect", "anon-4k")]

@@ -466,7 +466,7 @@ def write(inputs: List[report.Input], header: Dict[str, str], outdir: str) -> Li
               "from 16 MiB to the top of its memory, in a loop; \"+write\" backings: also "
               "writes a stamp into every page in turn (`write spread`) |")
     md.append("| host | %s |" % header.get("host_cpu", "?"))
-    md.append("| run | %s |" % header.get("args", "?"))
+    md.append("| run | %s |" % report.run_cell(header))
     md.append("")
     md.append("All figures are taken under TCG: the outer guest is emulated, KVM runs nested in it. "
               "Only counts and ratios carry over to real hardware; times do not. Counts are "

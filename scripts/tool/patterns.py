@@ -206,7 +206,7 @@ def write(inputs: List[report.Input], header: Dict[str, str], outdir: str) -> Li
               "`migrate exec:cat>FILE`, the file checked against the guest's memory "
               "when the snapshot started |")
     md.append("| host | %s |" % header.get("host_cpu", "?"))
-    md.append("| run | %s |" % header.get("args", "?"))
+    md.append("| run | %s |" % report.run_cell(header))
     md.append("")
     md.append("Everything ran nested under TCG: the outer guest is emulated (no Intel/EPT, no "
               "bare metal) and KVM runs in it. Only counts and ratios carry over; the "

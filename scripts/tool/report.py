@@ -18,6 +18,7 @@ import sys
 from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
 import ktap
+import suites
 
 # The kernels of a report, in column order: base and patched, with prior
 # (a build of part of the series, KPU_PRIOR_KERNEL) between them.
@@ -174,10 +175,43 @@ def tree_cell(header: Dict[str, str]) -> str:
     return cell
 
 
+def run_cell(header: Dict[str, str]) -> str:
+    """The tests' command lines (test:NAME in the header, as write() puts
+    them there) as a table cell: one command with NAME for the word in
+    which they differ, when only their last words differ."""
+    if "args" in header:
+        return header["args"]
+    cmds = [v for k, v in header.items() if k.startswith("test:")]
+    if not cmds:
+        return "?"
+    heads = {c.rsplit(" ", 1)[0] for c in cmds}
+    if len(cmds) > 1 and len(heads) == 1 and all(" " in c for c in cmds):
+        return "`%s NAME`, NAME: %s" % (heads.pop(), " ".join(c.rsplit(" ", 1)[1] for c in cmds))
+    return "; ".join("`%s`" % c for c in cmds)
+
+
+def test_args(header: Dict[str, str], test: str) -> str:
+    """A test's arguments as it ran (its command less the program)."""
+    cmd = header.get("test:" + test)
+    return cmd.split(" ", 1)[1] if cmd and " " in cmd else "?"
+
+
+def with_commands(suite: Any, header: Dict[str, str]) -> Dict[str, str]:
+    """The header with each test's command as it ran (test:NAME): the
+    suite's variables as the header records them (guest-suite.sh writes
+    NAME=VALUE for each), their defaults otherwise."""
+    vals = {k: header.get(k, v) for k, v in suite.vars.items()}
+    out = dict(header)
+    for t in suite.tests:
+        out["test:" + t.name] = ("%s %s" % (t.prog, suites.expand(t.args, vals))).strip()
+    return out
+
+
 def write(suite: Any, runs: List[Tuple[Any, ktap.Log]], header: Dict[str, str],
           outdir: str) -> List[str]:
     if not suite.report:
         return []
+    header = with_commands(suite, header)
     inputs = [Input(r.kernel, r.mode, r.boot.name, log) for r, log in runs]
     os.makedirs(outdir, exist_ok=True)
     return _writer(suite.report)(inputs, header, outdir)
