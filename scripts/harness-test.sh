@@ -246,16 +246,39 @@ out_postings() {
 	mkdir -p "$TREE/scripts"
 	cat >"$TREE/scripts/get_maintainer.pl" <<-'STUB'
 	#!/bin/sh
-	case " $* " in *" --m "*) echo "Maint <m@example.org>" ;; *) echo "list@example.org" ;; esac
+	case " $* " in
+	*" --m "*) echo "Maint <m@example.org>" ;;
+	*" --no-rolestats "*) echo "list@example.org" ;;
+	*) echo "Maint <m@example.org> (maintainer:MM)" ;;
+	esac
 	STUB
 	chmod +x "$TREE/scripts/get_maintainer.pl"
-	KPU_OUT="$W/out" "$S/out.sh" 2>"$W/err"
-	grep -q 'mail-ready postings in .* (2 patches in 1 postings)' "$W/err"
+	# checkpatch, as it judges a Signed-off-by: required unless ignored.
+	cat >"$TREE/scripts/checkpatch.pl" <<-'STUB'
+	#!/bin/sh
+	for a; do p=$a; done
+	case " $* " in *MISSING_SIGN_OFF*) exit 0 ;; esac
+	grep -q '^Signed-off-by: ' "$p" || { echo "$p: ERROR: Missing Signed-off-by"; exit 1; }
+	STUB
+	chmod +x "$TREE/scripts/checkpatch.pl"
+	# No one to sign off: the series' own identity, a no-reply address.
+	for who in "$(git -C "$TREE" log -1 --format='%an <%ae>')" 'Bot <bot@users.noreply.github.com>'; do
+		KPU_SENDER=$who KPU_OUT="$W/out" fails "$S/out.sh" 2>"$W/err"
+		grep -q 'is not a sender who can sign off' "$W/err"
+		[ ! -e "$W/out" ]
+	done
+	KPU_SENDER='Jane Doe <jane@kernel.org>' KPU_OUT="$W/out" "$S/out.sh" 2>"$W/err"
+	grep -q 'mail-ready postings in .* (2 patches in 1 postings), from and signed off by Jane Doe <jane@kernel.org>' "$W/err"
 	for p in "$W/out/all/"v2-000[012]-*.patch; do
 		grep -qx 'To: Maint <m@example.org>' "$p"
 		grep -qx 'Cc: list@example.org' "$p"
+		grep -qx 'From: Jane Doe <jane@kernel.org>' "$p"
 	done
-	rm -f "$TREE/scripts/get_maintainer.pl"
+	for p in "$W/out/all/"v2-000[12]-*.patch; do
+		[ "$(grep '^Signed-off-by: ' "$p" | tail -n 1)" = 'Signed-off-by: Jane Doe <jane@kernel.org>' ]
+	done
+	fails grep -q '^Signed-off-by: ' "$W/out/all/"v2-0000-*.patch
+	rm -f "$TREE/scripts/get_maintainer.pl" "$TREE/scripts/checkpatch.pl"
 	rm -rf "$W/out"
 }
 
@@ -729,7 +752,7 @@ t "tree: unexported commits kept; KPU_FORCE=1 backs up" tree_keeps_unexported
 t "tree: a changed patch is named once, state line" tree_changed_patch
 t "export: postings, prerequisites, a posting on the base alone" export_postings
 t "export: a posting that needs more, a malformed list" postings_refused
-t "out: To:/Cc: per patch of each posting, all on its cover" out_postings
+t "out: from and signed off by a person (none refused), To:/Cc: per patch, all on its cover, checkpatch on it" out_postings
 t "tree: a posting short of patches stops it" tree_counts_patches
 t "check: a suite runs on a fixup tree, protocol summed" suite_on_fixup_tree
 t "check: two at a time, a suite waits for those it needs" suite_needs

@@ -2,16 +2,35 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Write the mail-ready postings to out/: the tree's commits as exported to
-# series/, a directory per posting, with To: (maintainers) and Cc:
-# (reviewers and lists) from the tree's get_maintainer.pl on each patch; a
-# cover letter gets those of all its posting's patches.  Send one posting
-# with: git send-email out/NAME/*.patch
+# series/, a directory per posting, from the sender and signed off by
+# them, with To: (maintainers) and Cc: (reviewers and lists) from the
+# tree's get_maintainer.pl on each patch; a cover letter gets those of all
+# its posting's patches.  Each patch then passes checkpatch (lib.sh
+# checkpatch_patch, which now requires the Signed-off-by).  Send one
+# posting with: git send-email out/NAME/*.patch
+#
+# The sender is a person: series/ carries no Signed-off-by, and make out
+# refuses an identity that is no one's (harness.py sender: the series'
+# placeholder, a no-reply address, a domain reserved for examples and
+# tests) before it writes anything.
 #: KPU_OUT            make out: output directory (default out/)
+#: KPU_SENDER         make out: "Name <address>" of who sends and signs off
+#:                    (default: git config user.name and user.email)
 
 . "$(dirname "$0")/lib.sh"
 need git perl
 
 out=${KPU_OUT:-$TOP/out}
+send=${KPU_SENDER:-}
+if [ -z "$send" ]; then
+	n=$(git -C "$TOP" config user.name || :)
+	e=$(git -C "$TOP" config user.email || :)
+	send="$n <$e>"
+fi
+# Who the series' commits are from: the repository's placeholder.
+placeholder=$(git -C "$TREE" log -1 --format='%an <%ae>' 2>/dev/null || :)
+harness sender "$send" "$placeholder" || die "make out: no sender, nothing written"
+
 rm -rf "$out"
 "$TOP/scripts/export.sh" "$out"
 
@@ -47,12 +66,20 @@ headers() {
 		}' "$1" >"$1.tmp" && mv "$1.tmp" "$1"
 }
 
-total=0
+total=0 bad=''
 for d in $(postings | awk '{ print $1 }'); do
 	patches=$(posting_patches "$out" "$d")
+	# shellcheck disable=SC2086 # one word per patch
+	harness sender "$send" "$placeholder" "$out/$d"/*.patch
 	for p in $patches; do
 		total=$((total + 1))
+		git interpret-trailers --in-place --if-exists addIfDifferent \
+			--trailer "Signed-off-by: $send" "$p"
 		headers "$p" "$(gm --m --nor --nol "$p")" "$(gm --nom --r --l "$p")"
+		checkpatch_patch "$TREE" "$p" signed >"$p.checkpatch" 2>&1 ||
+			bad="$bad ${p#"$out"/}"
+		if [ -s "$p.checkpatch" ]; then cat "$p.checkpatch" >&2; fi
+		rm -f "$p.checkpatch"
 	done
 	for cover in "$out/$d"/*0000-cover-letter.patch; do
 		# shellcheck disable=SC2086
@@ -61,4 +88,5 @@ for d in $(postings | awk '{ print $1 }'); do
 	done
 done
 [ "$total" -gt 0 ] || { info "series is empty: nothing to mail"; exit 0; }
-info "mail-ready postings in $out ($total patches in $(postings | wc -l) postings)"
+[ -z "$bad" ] || die "checkpatch on what make out wrote:$bad"
+info "mail-ready postings in $out ($total patches in $(postings | wc -l) postings), from and signed off by $send"

@@ -55,9 +55,10 @@ stamp() {
 }
 
 identity() {
-	# git am needs a committer: the repo's own identity, which is also
-	# the one 'git commit -s' in the tree signs off with.  A machine
-	# with none gets a placeholder (exported patches do not carry it).
+	# git am needs a committer: the repo's own identity.  Exported
+	# patches do not carry it, and the tree's commits are not signed
+	# off: make out adds the sender's Signed-off-by.  A machine with
+	# none gets a placeholder.
 	name=$(git -C "$TOP" config user.name || echo "RFC v2 harness")
 	email=$(git -C "$TOP" config user.email || echo "harness@localhost")
 	git -C "$TREE" config user.name "$name"

@@ -11,7 +11,10 @@ mail headers to the "---" line.  A line there is reported when it
 - carries text that git writes into the message it asks the user to
   edit (commit templates, interactive rebase, merge and cherry-pick
   notes), wherever in the line it stands, as it does when such a comment
-  block was rewrapped into a paragraph.
+  block was rewrapped into a paragraph;
+- is a Signed-off-by, unless the patch is one that make out signed: only
+  the person who sends a patch signs it off (make out adds theirs), so
+  series/ carries none.
 """
 
 import re
@@ -57,10 +60,13 @@ def changelog(lines: List[str]) -> Iterator[tuple]:
         yield n + 1, text
 
 
-def scan(lines: List[str]) -> List[Finding]:
+def scan(lines: List[str], signed: bool = False) -> List[Finding]:
     found = []
     for n, text in changelog(lines):
-        if EDITOR_TEXT.search(text):
+        if not signed and text.lower().startswith("signed-off-by:"):
+            found.append(Finding(n, text, "a Signed-off-by, which only its sender "
+                                 "adds (make out)"))
+        elif EDITOR_TEXT.search(text):
             found.append(Finding(n, text, "editor or git text"))
         elif text.startswith("#"):
             found.append(Finding(n, text, "a '#' line, which git commit strips"))

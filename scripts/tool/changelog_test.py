@@ -20,12 +20,28 @@ def scan(name: str) -> list:
 
 class ChangelogTest(unittest.TestCase):
     def test_rebase_text(self) -> None:
+        # B4 2/3 as it was exported, with the placeholder Signed-off-by
+        # that series/ carried then.
         found = scan("changelog-rebase-text.patch")
+        self.assertEqual([f.line for f in found], [36, 38, 40, 42, 47])
+        self.assertIn("Signed-off-by", found[0].why)
+        self.assertIn("with '#' will be ignored", found[1].text)
+        found = changelog.scan(splat.read_lines(os.path.join(DATA, "changelog-rebase-text.patch")),
+                               signed=True)
         self.assertEqual([f.line for f in found], [38, 40, 42, 47])
-        self.assertIn("with '#' will be ignored", found[0].text)
 
     def test_clean(self) -> None:
-        self.assertEqual(scan("changelog-clean.patch"), [])
+        lines = splat.read_lines(os.path.join(DATA, "changelog-clean.patch"))
+        self.assertEqual(changelog.scan(lines, signed=True), [])
+        # series/ has no Signed-off-by: make out adds the sender's.
+        self.assertEqual([f.line for f in changelog.scan(lines)], [40])
+        self.assertEqual(changelog.scan([x for x in lines if not x.startswith("Signed-off-by")]),
+                         [])
+
+    def test_signed_off_by_anywhere(self) -> None:
+        patch = ["Subject: x", "", "Body.", "", "Fixes: 123456789abc (\"x\")",
+                 "signed-off-by: A <a@b>", "---", "Signed-off-by: below the line"]
+        self.assertEqual([f.line for f in changelog.scan(patch)], [6])
 
     def test_hash_line_and_limits(self) -> None:
         patch = ["From: a", "Subject: [PATCH] x", "",

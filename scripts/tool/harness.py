@@ -16,9 +16,14 @@ boots.  Stdlib only (and the kernel tree's kunit_parser for KTAP).
     harness.py counts NAME RC LOG
                             a suite's counts from its output (the suite
                             protocol, see counts.py)
-    harness.py changelog PATCH...
-                            editor or git text, and '#' lines, in the
-                            patches' changelogs; exit 1 if any
+    harness.py changelog [--signed] PATCH...
+                            editor or git text, '#' lines, and (unless
+                            --signed: make out's output) Signed-off-by
+                            lines in the patches' changelogs; exit 1 if any
+    harness.py sender IDENT PLACEHOLDER PATCH...
+                            refuse IDENT ("Name <address>") unless it is a
+                            person's, else make it the patches' From:
+                            (mail.py, make out)
     harness.py audit TREE COCCI WORKDIR SECS RC
                             the coccinelle audit's report (audit.sh)
 
@@ -81,7 +86,9 @@ def cmd_counts(args: List[str]) -> int:
 
 def cmd_changelog(args: List[str]) -> int:
     import changelog
-    return print_findings(args, changelog.scan)
+    signed = args[:1] == ["--signed"]
+    return print_findings(args[1:] if signed else args,
+                          lambda lines: changelog.scan(lines, signed))
 
 
 def cmd_audit(args: List[str]) -> int:
@@ -108,6 +115,11 @@ def cmd_audit(args: List[str]) -> int:
     return 1 if c.failed else 0
 
 
+def cmd_sender(args: List[str]) -> int:
+    import mail
+    return mail.main(args)
+
+
 def cmd_plan(args: List[str]) -> int:
     import suites
     return suites.main(args, dict(os.environ))
@@ -120,7 +132,7 @@ def cmd_verdict(args: List[str]) -> int:
 
 COMMANDS = {"plan": cmd_plan, "verdict": cmd_verdict, "splat": cmd_splat,
             "kunit": cmd_kunit, "counts": cmd_counts, "changelog": cmd_changelog,
-            "audit": cmd_audit}
+            "audit": cmd_audit, "sender": cmd_sender}
 
 
 def main(argv: List[str]) -> int:

@@ -18,7 +18,7 @@ import harness  # noqa: E402
 import testlib  # noqa: E402
 from testlib import data, lines  # noqa: E402
 
-COMMANDS = ("plan", "verdict", "splat", "kunit", "counts", "changelog", "audit")
+COMMANDS = ("plan", "verdict", "splat", "kunit", "counts", "changelog", "audit", "sender")
 # The environment of a run: none of the narrowing of a guest suite.
 CLEAN = {k: v for k, v in os.environ.items() if not k.startswith("KPU_") or k == "KPU_KUNIT"}
 
@@ -122,14 +122,30 @@ class CliTest(testlib.TmpTest):
         self.bad("splat", data("guest-pass.log"), self.path("none.log"), what="No such file")
 
     def test_changelog(self) -> None:
-        rc, out, _ = self.harness("changelog", data("changelog-clean.patch"))
+        # The fixtures carry the placeholder Signed-off-by that series/
+        # had then: only --signed (make out's output) accepts it.
+        rc, out, _ = self.harness("changelog", "--signed", data("changelog-clean.patch"))
         self.assertEqual((rc, out), (0, ""))
-        rc, out, _ = self.harness("changelog", data("changelog-clean.patch"),
+        rc, out, _ = self.harness("changelog", data("changelog-clean.patch"))
+        self.assertEqual((rc, out.split(":")[1]), (1, "40"))
+        rc, out, _ = self.harness("changelog", "--signed", data("changelog-clean.patch"),
                                   data("changelog-rebase-text.patch"))
         self.assertEqual(rc, 1)
         self.assertEqual([x.split(":")[1] for x in out.splitlines()], ["38", "40", "42", "47"])
         self.assertTrue(out.startswith(data("changelog-rebase-text.patch") + ":38: "))
         self.bad("changelog", self.path("none.patch"), what="No such file")
+
+    def test_sender(self) -> None:
+        # The placeholder is refused, with a clear error, and the patch is
+        # left as it was; a person becomes its From:.
+        p = testlib.write(self.path("p.patch"), "From: Seed <s@x.example>\nSubject: x\n\nBody\n")
+        rc, out, err = self.harness("sender", "Seed <s@x.example>", "", p)
+        self.assertEqual(rc, 2)
+        self.assertIn("is not a sender who can sign off", err)
+        self.assertEqual(self.text("p.patch"), "From: Seed <s@x.example>\nSubject: x\n\nBody\n")
+        rc, out, err = self.harness("sender", "Jane Doe <jane@kernel.org>", "Seed <s@x.example>", p)
+        self.assertEqual((rc, out, err), (0, "", ""))
+        self.assertEqual(self.text("p.patch"), "From: Jane Doe <jane@kernel.org>\nSubject: x\n\nBody\n")
 
     def test_kunit(self) -> None:
         rc, out, _ = self.harness("kunit", "kunit-um", data("kunit-um.json"))
