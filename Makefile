@@ -21,7 +21,7 @@ TREE_SUITES := $(shell sed -e '/^\#/d' -e 's/[[:space:]]*|.*//' $(REG) | awk '$$
 
 .PHONY: all deps tree tree-state export build kunit out check clean help $(SUITES)
 
-all: deps tree kunit build out
+all: deps tree kunit build
 
 deps:
 	@$(S)/deps.sh --check 2>/dev/null || $(S)/deps.sh
@@ -65,14 +65,14 @@ clean:
 
 help:
 	@echo 'Targets:'
-	@printf '  %-22s %s\n' all 'deps, tree, kunit, build, out (the default)' \
+	@printf '  %-22s %s\n' all 'deps, tree, kunit, build (the default)' \
 		deps 'install the Debian packages and sparse the harness needs' \
 		tree 'create build/linux from series/; an existing tree is kept' \
 		tree-state 'one line: how the tree stands against series/' \
 		export 'series/ from the tree'"'"'s commits, posting by posting (series/POSTINGS)' \
 		build 'build-x86_64 build-arm64 (after kunit-arm64) build-s390' \
 		kunit 'kunit-um kunit-x86_64 kunit-arm64' \
-		out 'mail-ready postings in out/NAME/ with To:/Cc: from get_maintainer.pl' \
+		out 'mail-ready postings in out/NAME/, from and signed off by KPU_SENDER, To:/Cc: from get_maintainer.pl' \
 		check 'every suite of the check set; ends with "N passed, N failed"' \
 		clean 'build outputs (not build/linux)'
 	@echo 'Suites (scripts/suites; "check" = in make check):'

@@ -140,7 +140,7 @@ while read -r name count rfc version _; do
 	git -C "$repo" \
 		-c core.abbrev=12 -c diff.noprefix=false -c diff.mnemonicPrefix=false \
 		-c diff.relative=false -c format.signature= \
-		-c format.coverLetter=false -c format.numbered=auto \
+		-c format.coverLetter=false -c format.numbered=auto -c format.signOff=false \
 		-c "branch.$ref/$name.description=$desc" \
 		format-patch -q -o "$tmp/out/$name" --zero-commit --no-signature --no-indent-heuristic \
 		"$@" --base="$BASE_TAG" "$from..$ref/$name"

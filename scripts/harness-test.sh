@@ -72,7 +72,7 @@ commit() {
 	printf '%s\n' "$2" >>"$TREE/$1"
 	git -C "$TREE" add "$1"
 	git -C "$TREE" -c user.name=Dev -c user.email=dev@localhost \
-		commit -q -s -m "mm: $3" -m "Because $3."
+		commit -q -m "mm: $3" -m "Because $3."
 }
 
 fetch_ok() {
@@ -253,29 +253,48 @@ out_postings() {
 	esac
 	STUB
 	chmod +x "$TREE/scripts/get_maintainer.pl"
-	# checkpatch, as it judges a Signed-off-by: required unless ignored.
-	cat >"$TREE/scripts/checkpatch.pl" <<-'STUB'
+	# checkpatch, as it judges a Signed-off-by: required unless ignored;
+	# each call that requires one is logged; CP_FAIL=1 fails every call.
+	cat >"$TREE/scripts/checkpatch.pl" <<-STUB
 	#!/bin/sh
-	for a; do p=$a; done
-	case " $* " in *MISSING_SIGN_OFF*) exit 0 ;; esac
-	grep -q '^Signed-off-by: ' "$p" || { echo "$p: ERROR: Missing Signed-off-by"; exit 1; }
+	for a; do p=\$a; done
+	case " \$* " in *MISSING_SIGN_OFF*) exit 0 ;; esac
+	echo "\$p" >>"$W/checkpatch.calls"
+	[ "\${CP_FAIL:-0}" = 0 ] || { echo "\$p: ERROR: stub"; exit 1; }
+	grep -q '^Signed-off-by: ' "\$p" || { echo "\$p: ERROR: Missing Signed-off-by"; exit 1; }
 	STUB
 	chmod +x "$TREE/scripts/checkpatch.pl"
-	# No one to sign off: the series' own identity, a no-reply address.
-	for who in "$(git -C "$TREE" log -1 --format='%an <%ae>')" 'Bot <bot@users.noreply.github.com>'; do
+	mkdir -p "$W/out"
+	: >"$W/out/keep"
+	# No one to sign off: the series' own identity, a no-reply address,
+	# two people; out/ is left as it was.
+	for who in "$(git -C "$TREE" log -1 --format='%an <%ae>')" 'Bot <bot@users.noreply.github.com>' \
+			'Jane <jane@kernel.org>, X <x@kernel.org>'; do
 		KPU_SENDER=$who KPU_OUT="$W/out" fails "$S/out.sh" 2>"$W/err"
 		grep -q 'is not a sender who can sign off' "$W/err"
-		[ ! -e "$W/out" ]
+		[ -f "$W/out/keep" ]
 	done
-	KPU_SENDER='Jane Doe <jane@kernel.org>' KPU_OUT="$W/out" "$S/out.sh" 2>"$W/err"
+	[ ! -e "$W/checkpatch.calls" ]
+	# A patch that fails checkpatch: out/ is left as it was too.
+	CP_FAIL=1 KPU_SENDER='Jane Doe <jane@kernel.org>' KPU_OUT="$W/out" fails "$S/out.sh" 2>"$W/err"
+	grep -q 'checkpatch on what make out wrote: all/v2-0001-.*; .* left as it was' "$W/err"
+	[ -f "$W/out/keep" ]
+	[ -z "$(find "$W" -maxdepth 1 -name 'out.new.*')" ]
+	rm "$W/checkpatch.calls"
+	KPU_SENDER='Jane Doe  <jane@kernel.org>' KPU_OUT="$W/out" "$S/out.sh" 2>"$W/err"
 	grep -q 'mail-ready postings in .* (2 patches in 1 postings), from and signed off by Jane Doe <jane@kernel.org>' "$W/err"
+	grep -q "warning: base-commit: names the harness's import" "$W/err"
+	[ ! -e "$W/out/keep" ]
+	# checkpatch, sign-off check on, once on each patch, not on the cover.
+	[ "$(wc -l <"$W/checkpatch.calls")" -eq 2 ]
+	rm "$W/checkpatch.calls"
 	for p in "$W/out/all/"v2-000[012]-*.patch; do
 		grep -qx 'To: Maint <m@example.org>' "$p"
 		grep -qx 'Cc: list@example.org' "$p"
 		grep -qx 'From: Jane Doe <jane@kernel.org>' "$p"
 	done
 	for p in "$W/out/all/"v2-000[12]-*.patch; do
-		[ "$(grep '^Signed-off-by: ' "$p" | tail -n 1)" = 'Signed-off-by: Jane Doe <jane@kernel.org>' ]
+		[ "$(grep '^Signed-off-by: ' "$p")" = 'Signed-off-by: Jane Doe <jane@kernel.org>' ]
 	done
 	fails grep -q '^Signed-off-by: ' "$W/out/all/"v2-0000-*.patch
 	rm -f "$TREE/scripts/get_maintainer.pl" "$TREE/scripts/checkpatch.pl"

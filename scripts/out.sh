@@ -12,7 +12,10 @@
 # The sender is a person: series/ carries no Signed-off-by, and make out
 # refuses an identity that is no one's (harness.py sender: the series'
 # placeholder, a no-reply address, a domain reserved for examples and
-# tests) before it writes anything.
+# tests, anything but one "Name <address>").  It writes into a new
+# directory and puts it in out/'s place only when every patch passed, so
+# a failed run leaves out/ as it was.  base-commit: still names the
+# harness's import of the base tarball: make out says so, every time.
 #: KPU_OUT            make out: output directory (default out/)
 #: KPU_SENDER         make out: "Name <address>" of who sends and signs off
 #:                    (default: git config user.name and user.email)
@@ -29,9 +32,12 @@ if [ -z "$send" ]; then
 fi
 # Who the series' commits are from: the repository's placeholder.
 placeholder=$(git -C "$TREE" log -1 --format='%an <%ae>' 2>/dev/null || :)
-harness sender "$send" "$placeholder" || die "make out: no sender, nothing written"
+send=$(harness sender "$send" "$placeholder") || die "make out: no sender, nothing written"
 
-rm -rf "$out"
+final=$out
+out=$(mktemp -d "${final%/}.new.XXXXXX")
+trap 'rm -rf "$out"' EXIT
+trap 'exit 1' INT TERM
 "$TOP/scripts/export.sh" "$out"
 
 patch_digest "$SERIES" >"$out/.series"
@@ -69,11 +75,11 @@ headers() {
 total=0 bad=''
 for d in $(postings | awk '{ print $1 }'); do
 	patches=$(posting_patches "$out" "$d")
-	# shellcheck disable=SC2086 # one word per patch
-	harness sender "$send" "$placeholder" "$out/$d"/*.patch
+	# Its cover letter too: From: the sender on every mail.
+	harness sender "$send" "$placeholder" "$out/$d"/*.patch >/dev/null
 	for p in $patches; do
 		total=$((total + 1))
-		git interpret-trailers --in-place --if-exists addIfDifferent \
+		git interpret-trailers --in-place --where end --if-exists addIfDifferent \
 			--trailer "Signed-off-by: $send" "$p"
 		headers "$p" "$(gm --m --nor --nol "$p")" "$(gm --nom --r --l "$p")"
 		checkpatch_patch "$TREE" "$p" signed >"$p.checkpatch" 2>&1 ||
@@ -88,5 +94,9 @@ for d in $(postings | awk '{ print $1 }'); do
 	done
 done
 [ "$total" -gt 0 ] || { info "series is empty: nothing to mail"; exit 0; }
-[ -z "$bad" ] || die "checkpatch on what make out wrote:$bad"
-info "mail-ready postings in $out ($total patches in $(postings | wc -l) postings), from and signed off by $send"
+[ -z "$bad" ] || die "checkpatch on what make out wrote:$bad; $final left as it was"
+rm -rf "$final"
+mv "$out" "$final"
+trap - EXIT
+info "mail-ready postings in $final ($total patches in $(postings | wc -l) postings), from and signed off by $send"
+info "warning: base-commit: names the harness's import of the $BASE_TAG tarball: replace it with upstream's commit of $BASE_TAG before mailing"

@@ -144,7 +144,7 @@ class CliTest(testlib.TmpTest):
         self.assertIn("is not a sender who can sign off", err)
         self.assertEqual(self.text("p.patch"), "From: Seed <s@x.example>\nSubject: x\n\nBody\n")
         rc, out, err = self.harness("sender", "Jane Doe <jane@kernel.org>", "Seed <s@x.example>", p)
-        self.assertEqual((rc, out, err), (0, "", ""))
+        self.assertEqual((rc, out, err), (0, "Jane Doe <jane@kernel.org>\n", ""))
         self.assertEqual(self.text("p.patch"), "From: Jane Doe <jane@kernel.org>\nSubject: x\n\nBody\n")
 
     def test_kunit(self) -> None:

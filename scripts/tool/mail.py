@@ -5,12 +5,13 @@ Only a person signs off a patch (Documentation/process/submitting-patches.rst,
 "Sign your work"), so series/ carries no Signed-off-by and make out adds
 the sender's.  sender() refuses an identity that is no one's: a missing
 name or address, an address in a domain reserved for examples and tests
-(RFC 2606, RFC 6761), a no-reply address, or the identity that the series'
+(RFC 2606, RFC 6761, RFC 6762), a no-reply address, or the identity that the series'
 commits carry (the repository's placeholder).  set_from() makes the sender
 the From: of an exported patch, as its author.
 """
 
-from email.utils import formataddr, parseaddr
+import re
+from email.utils import formataddr, getaddresses, parseaddr
 from typing import List, Tuple
 
 RESERVED = ("example", "invalid", "test", "localhost", "local")
@@ -23,14 +24,15 @@ def sender(ident: str, placeholder: str = "") -> Tuple[str, str]:
     name, addr = parseaddr(ident)
     why = ""
     domain = addr.rpartition("@")[2].lower()
-    if not name or not addr or addr.count("@") != 1 or "<" not in ident:
+    if not name or not addr or addr.count("@") != 1 or "<" not in ident or \
+            len(getaddresses([ident])) != 1:
         why = "not 'Name <address>'"
     elif "." not in domain and domain != "localhost":
         why = "no domain in the address"
     elif domain.rsplit(".", 1)[-1] in RESERVED or domain == "localhost" or \
             any(domain == d or domain.endswith("." + d) for d in RESERVED_2LD):
         why = "a domain reserved for examples and tests"
-    elif "noreply" in addr.lower().replace("-", ""):
+    elif re.search(r"no-?_?reply|do-?_?not-?_?reply", addr.lower()):
         why = "a no-reply address"
     elif placeholder and parseaddr(placeholder)[1].lower() == addr.lower():
         why = "the identity the series' commits carry, not a person's"
@@ -66,14 +68,16 @@ def set_from(lines: List[str], name: str, addr: str) -> List[str]:
 
 def main(args: List[str]) -> int:
     """harness.py sender IDENT PLACEHOLDER PATCH...: check IDENT, make it
-    the From: of each PATCH."""
+    the From: of each PATCH, and print it as "Name <address>", the form
+    that the Signed-off-by takes."""
     if len(args) < 2:
         raise ValueError("usage: sender IDENT PLACEHOLDER PATCH...")
     name, addr = sender(args[0], args[1])
     for path in args[2:]:
-        with open(path, encoding="utf-8") as f:
+        with open(path, encoding="utf-8", newline="") as f:
             lines = f.readlines()
         new = set_from(lines, name, addr)
-        with open(path, "w", encoding="utf-8") as f:
+        with open(path, "w", encoding="utf-8", newline="") as f:
             f.writelines(new)
+    print("%s <%s>" % (name, addr))
     return 0

@@ -32,7 +32,10 @@ class SenderTest(unittest.TestCase):
                            ("jane@kernel.org", "Name <address>"),
                            ("Jane <jane>", "Name <address>"),
                            ("", "Name <address>"),
-                           ("Jane <jane@kernel>", "no domain")):
+                           ("Jane <jane@kernel>", "no domain"),
+                           ("Jane <jane@kernel.org>, X <x@kernel.org>", "Name <address>"),
+                           ("Jane <do-not-reply@kernel.org>", "no-reply"),
+                           ("Jane <jane@printer.local>", "reserved")):
             with self.assertRaises(ValueError, msg=ident) as e:
                 mail.sender(ident, PLACEHOLDER)
             self.assertIn(why, str(e.exception))
