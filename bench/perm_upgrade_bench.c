@@ -182,9 +182,11 @@
  *       (deltas over the phase; a percentile is the upper bound of the
  *       bucket that holds the ceil(q * probes)-th probe, in ns; by_fault:
  *       units the handler resolved, uffd_faults: messages it read;
- *       call_ns: the calls' host time, call_cpu_ns: the CPU time of the
- *       calling thread over the same windows, without the time it waited
- *       for a CPU)
+ *       call_ns: the calls' host time, call_cpu_ns: the calling thread's
+ *       CPU time, read just outside each window, as the kernel that runs
+ *       it counts it: without the time the thread waited in its run
+ *       queue, with any time that a hypervisor ran something else on the
+ *       CPU, e.g. TCG's one thread another vCPU)
  * and "BENCH-LIVE-DONE" last.  Both modes print, per run,
  *   BENCH-MEM mode=parked|live scenario=S backing=B paging=P [op=O] rep=N when=before|after KEY=VALUE...
  * (op=O: the zap scenario's).

@@ -374,6 +374,8 @@ LIVE_METRICS: Tuple[LiveMetric, ...] = (
      if per_call(r, "call_cpu_ns") is None else (per_call(r, "call_cpu_ns") or 0) / 1000,
      "{:.1f}"),
 )
+# Rows left out where no log has their field (older programs).
+OPTIONAL_LIVE = ("CPU time of the calling thread per call (us)",)
 LATENCY_METRICS = (("mean_ns", "mean"),) + tuple((k, l) for k, _, l in QUANTILES)
 
 
@@ -401,7 +403,7 @@ def live_table(lives: Dict[str, Dict[str, LiveLog]], npt: str,
             for label, fn, form in LIVE_METRICS:
                 vals = {k: fn(run) if run else None for k, run in r.items()}
                 # A field that no kernel's log has: logs of an older program.
-                if all(v is None for v in vals.values()):
+                if label in OPTIONAL_LIVE and all(v is None for v in vals.values()):
                     continue
                 md.append(md_row([sc, bk, label] + [fmt(vals[k], 1, form) for k in kernels]
                                  + ratios(vals, kernels)))
@@ -742,10 +744,11 @@ def write(inputs: List[report.Input], header: Dict[str, str], outdir: str) -> Li
               "fixed fault adds at most one leaf SPTE; with shadow paging the upper bound is "
               "approximate); flush requests per call are exact as far as vCPU faults request "
               "none. Host time per call: the call's wall time in the guest; CPU time of the "
-              "calling thread (where the program printed it): its CLOCK_THREAD_CPUTIME_ID over "
-              "the same windows, so without "
-              "the time it waited for a CPU while the vCPU threads ran on the guest's CPUs "
-              "(the outer guest's vCPUs still share one TCG thread). Read latency: each vCPU times one read of a pseudo-random page of the "
+              "calling thread (where the program printed it): its CLOCK_THREAD_CPUTIME_ID, "
+              "read just outside each call, as the outer guest counts it: without the time "
+              "the thread waited in the guest's run queue while vCPU threads ran, with the "
+              "time that TCG's one thread spent on the outer guest's other vCPU. Read "
+              "latency: each vCPU times one read of a pseudo-random page of the "
               "region every few accesses with RDTSC (log-linear histogram in guest memory, "
               "converted with KVM_GET_TSC_KHZ); a percentile is the upper bound of the "
               "histogram bucket it falls in; the quiet baseline of the same VM is in "
