@@ -386,6 +386,15 @@ suite_needs() {
 	rm -f "$W/slow.out"
 	KPU_JOBS=2 KPU_SUITES="$W/suites" "$S/check.sh" far slow >"$W/out" 2>&1
 	tail -n 1 "$W/out" | grep -qx '2 passed, 0 failed'
+	# Two runs at once, of different suites (make e2e beside make
+	# e2e-patterns): the second does not remove the first's files.
+	rm -f "$W/slow.out"
+	KPU_SUITES="$W/suites" "$S/check.sh" slow >"$W/out1" 2>&1 &
+	sleep 1
+	KPU_SUITES="$W/suites" "$S/check.sh" quick >"$W/out2" 2>&1
+	wait $!
+	tail -n 1 "$W/out1" | grep -qx '1 passed, 0 failed'
+	tail -n 1 "$W/out2" | grep -qx '1 passed, 0 failed'
 }
 
 stale_patch_stops() {
