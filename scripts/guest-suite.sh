@@ -70,6 +70,12 @@ kernel_image() {
 			img=$BUILD/guest-$1/arch/x86/boot/bzImage
 			case $1 in arm64-*) img=$BUILD/guest-$1/arch/arm64/boot/Image ;; esac
 			[ -f "$img" ] || die "KPU_PREBUILT=1, but no $img"
+			# The report says the timing config is on every kernel:
+			# a prebuilt one must have been built with it.
+			case $1 in *-timing)
+				! grep -q '^CONFIG_KVM_PROVE_MMU=y' "$BUILD/guest-$1/.config" ||
+					die "KPU_PREBUILT=1: $BUILD/guest-$1 has KVM_PROVE_MMU, not the timing config"
+			esac
 			echo "$img"
 		else
 			"$TOP/scripts/guest-kernel.sh" "$1"

@@ -645,6 +645,20 @@ guest_suite_refused() {
 	fails env PATH="$W/bin:$PATH" KPU_GUEST_SUITES="$gs/suites" KPU_TREE="$gs/tree" \
 		KPU_BUILD="$gs/build" "$S/guest-suite.sh" nope >"$W/out" 2>"$W/err"
 	grep -q "no suite 'nope'" "$W/err"
+	# A timing suite's prebuilt kernel that has KVM_PROVE_MMU: its times
+	# would compare a debug check against its absence.
+	sed -i 's/^kernels patched base$/kernels patched base\nconfig timing/' "$gs/suites"
+	for k in patched base; do
+		cp -a "$gs/build/guest-$k" "$gs/build/guest-$k-timing"
+		echo '# CONFIG_KVM_PROVE_MMU is not set' >"$gs/build/guest-$k-timing/.config"
+	done
+	echo 'CONFIG_KVM_PROVE_MMU=y' >"$gs/build/guest-base-timing/.config"
+	rm -f "$W/args"
+	fails env PATH="$W/bin:$PATH" FAKE_ARGS="$W/args" KPU_GUEST_SUITES="$gs/suites" \
+		KPU_TREE="$gs/tree" KPU_BUILD="$gs/build" KPU_PREBUILT=1 \
+		"$S/guest-suite.sh" demo >"$W/out" 2>"$W/err"
+	grep -q 'guest-base-timing has KVM_PROVE_MMU, not the timing config' "$W/err"
+	[ ! -e "$W/args" ]
 }
 
 # Every KPU_* variable that the harness reads has a "#:" line, which is
