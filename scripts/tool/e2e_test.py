@@ -137,6 +137,19 @@ class E2ETest(testlib.TmpTest):
         self.assertEqual({(r["npt"], r["kernel"], r["backing"]) for r in rows},
                          {("1", "base", "anon-4k"), ("1", "patched", "anon-4k")})
 
+    def test_collapse_row(self) -> None:
+        # khugepaged's collapses, where e2e/run printed them; no row where
+        # no log has them.
+        md = self.report(("base", BASE), ("patched", PATCHED))
+        self.assertNotIn("thp_collapse_alloc", md)
+        with open(data(PATCHED)) as f:
+            text = f.read()
+        self.assertIn(" thp_split_pmd=", text)
+        p = testlib.write(self.path("p.log"), text.replace(
+            " thp_split_pmd=", " thp_collapse_alloc=3 thp_split_pmd="))
+        md = self.report(("base", BASE), ("patched", p))
+        self.assertIn("| thp_collapse_alloc before | n/a | 3 |", md)
+
     def test_runner_form(self) -> None:
         # The logs as runner.sh prints them ("# " before each payload line)
         # give the same report.
