@@ -73,7 +73,7 @@ kernel_image() {
 			# The report says the timing config is on every kernel:
 			# a prebuilt one must have been built with it.
 			case $1 in *-timing)
-				! grep -q '^CONFIG_KVM_PROVE_MMU=y' "$BUILD/guest-$1/.config" ||
+				timing_build "$BUILD/guest-$1" ||
 					die "KPU_PREBUILT=1: $BUILD/guest-$1 has KVM_PROVE_MMU, not the timing config"
 			esac
 			echo "$img"

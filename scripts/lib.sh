@@ -206,6 +206,13 @@ use_ccache() {
 	export CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-8G}"
 }
 
+# timing_build DIR: whether the kernel build DIR is of the timing config
+# (guest/timing.config: KVM_PROVE_MMU off), as guest-kernel.sh builds a
+# KIND-timing kernel and a timing suite's report says of every kernel.
+timing_build() {
+	! grep -q '^CONFIG_KVM_PROVE_MMU=y' "$1/.config"
+}
+
 # A worktree of the tree at the base tag, for base-vs-patched comparisons
 # (guest kernels, sparse).  Prints its path.
 base_worktree() {
