@@ -297,6 +297,31 @@ out_postings() {
 		[ "$(grep '^Signed-off-by: ' "$p")" = 'Signed-off-by: Jane Doe <jane@kernel.org>' ]
 	done
 	fails grep -q '^Signed-off-by: ' "$W/out/all/"v2-0000-*.patch
+	# series/NAME/mail: a private report goes to its address, the
+	# maintainers on Cc:, no list.
+	printf '# embargo\nprivate security@kernel.org\n' >"$SERIES/all/mail"
+	KPU_SENDER='Jane Doe <jane@kernel.org>' KPU_OUT="$W/out" "$S/out.sh" 2>"$W/err"
+	for p in "$W/out/all/"v2-000[012]-*.patch; do
+		grep -qx 'To: security@kernel.org' "$p"
+		grep -qx 'Cc: Maint <m@example.org>' "$p"
+		fails grep -q 'list@example.org' "$p"
+	done
+	# A posting not to be mailed is not written, and make out says why.
+	printf 'skip a test driver\n' >"$SERIES/all/mail"
+	KPU_SENDER='Jane Doe <jane@kernel.org>' KPU_OUT="$W/out" "$S/out.sh" 2>"$W/err"
+	grep -q 'all: not written, not to be mailed: a test driver' "$W/err"
+	grep -q 'mail-ready postings in .* (0 patches in 0 postings)' "$W/err"
+	[ ! -e "$W/out/all" ]
+	# Anything else in it: refused before anything is written.
+	: >"$W/out/keep"
+	for bad in 'privat security@kernel.org' 'private' 'skip' 'private a b' \
+			'private security@kernel.org\nskip x'; do
+		printf '%b\n' "$bad" >"$SERIES/all/mail"
+		KPU_SENDER='Jane Doe <jane@kernel.org>' KPU_OUT="$W/out" fails "$S/out.sh" 2>"$W/err"
+		grep -q 'all/mail: want one line, "skip REASON" or "private ADDRESS"' "$W/err"
+		[ -f "$W/out/keep" ]
+	done
+	rm "$SERIES/all/mail"
 	rm -f "$TREE/scripts/get_maintainer.pl" "$TREE/scripts/checkpatch.pl"
 	rm -rf "$W/out"
 }
@@ -794,7 +819,7 @@ t "tree: unexported commits kept; KPU_FORCE=1 backs up" tree_keeps_unexported
 t "tree: a changed patch is named once, state line" tree_changed_patch
 t "export: postings, prerequisites, a posting on the base alone" export_postings
 t "export: a posting that needs more, a malformed list" postings_refused
-t "out: from and signed off by a person (none refused), To:/Cc: per patch, all on its cover, checkpatch on it" out_postings
+t "out: from and signed off by a person (none refused), To:/Cc: per patch, all on its cover, checkpatch on it; series/NAME/mail: private, skip, bad refused" out_postings
 t "tree: a posting short of patches stops it" tree_counts_patches
 t "check: a suite runs on a fixup tree, protocol summed" suite_on_fixup_tree
 t "check: two at a time, a suite waits for those it needs" suite_needs

@@ -9,6 +9,12 @@
 # checkpatch_patch, which now requires the Signed-off-by).  Send one
 # posting with: git send-email out/NAME/*.patch
 #
+# A posting's series/NAME/mail, where there is one, changes who gets it;
+# its one line (besides # comments) is one of:
+#   skip REASON       not written to out/ (make out prints the reason)
+#   private ADDRESS   To: ADDRESS, Cc: get_maintainer.pl's maintainers and
+#                     reviewers, no list (a report under embargo)
+#
 # The sender is a person: series/ carries no Signed-off-by, and make out
 # refuses an identity that is no one's (harness.py sender: the series'
 # placeholder, a no-reply address, a domain reserved for examples and
@@ -33,6 +39,30 @@ fi
 # Who the series' commits are from: the repository's placeholder.
 placeholder=$(git -C "$TREE" log -1 --format='%an <%ae>' 2>/dev/null || :)
 send=$(harness sender "$send" "$placeholder") || die "make out: no sender, nothing written"
+
+# mail_mode NAME: "list", "skip REASON" or "private ADDRESS", from
+# series/NAME/mail; a file that says anything else stops make out before
+# it writes anything.
+mail_mode() {
+	f=$SERIES/$1/mail
+	[ -f "$f" ] || { echo list; return; }
+	awk -v f="$f" '
+		/^[ \t]*(#|$)/ { next }
+		{ n++ }
+		n == 1 && $1 == "skip" && NF > 1 { m = $0; next }
+		n == 1 && $1 == "private" && NF == 2 && $2 ~ /^[^@<> ]+@[^@<> ]+\.[^@<> ]+$/ { m = $0; next }
+		{ bad = 1 }
+		END {
+			if (bad || m == "") {
+				print f ": want one line, \"skip REASON\" or \"private ADDRESS\"" >"/dev/stderr"
+				exit 1
+			}
+			print m
+		}' "$f"
+}
+for d in $(postings | awk '{ print $1 }'); do
+	mail_mode "$d" >/dev/null || die "make out: nothing written"
+done
 
 final=$out
 out=$(mktemp -d "${final%/}.new.XXXXXX")
@@ -72,8 +102,16 @@ headers() {
 		}' "$1" >"$1.tmp" && mv "$1.tmp" "$1"
 }
 
-total=0 bad=''
+total=0 skipped=0 bad=''
 for d in $(postings | awk '{ print $1 }'); do
+	mode=$(mail_mode "$d")
+	case $mode in
+	skip\ *)
+		rm -rf "${out:?}/$d"
+		skipped=$((skipped + 1))
+		info "$d: not written, not to be mailed: ${mode#skip }"
+		continue ;;
+	esac
 	patches=$(posting_patches "$out" "$d")
 	# Its cover letter too: From: the sender on every mail.
 	harness sender "$send" "$placeholder" "$out/$d"/*.patch >/dev/null
@@ -81,7 +119,10 @@ for d in $(postings | awk '{ print $1 }'); do
 		total=$((total + 1))
 		git interpret-trailers --in-place --where end --if-exists addIfDifferent \
 			--trailer "Signed-off-by: $send" "$p"
-		headers "$p" "$(gm --m --nor --nol "$p")" "$(gm --nom --r --l "$p")"
+		case $mode in
+		private\ *) headers "$p" "${mode#private }" "$(gm --m --r --nol "$p")" ;;
+		*) headers "$p" "$(gm --m --nor --nol "$p")" "$(gm --nom --r --l "$p")" ;;
+		esac
 		checkpatch_patch "$TREE" "$p" signed >"$p.checkpatch" 2>&1 ||
 			bad="$bad ${p#"$out"/}"
 		if [ -s "$p.checkpatch" ]; then cat "$p.checkpatch" >&2; fi
@@ -89,14 +130,18 @@ for d in $(postings | awk '{ print $1 }'); do
 	done
 	for cover in "$out/$d"/*0000-cover-letter.patch; do
 		# shellcheck disable=SC2086
-		[ ! -f "$cover" ] ||
-			headers "$cover" "$(gm --m --nor --nol $patches)" "$(gm --nom --r --l $patches)"
+		[ -f "$cover" ] || continue
+		# shellcheck disable=SC2086
+		case $mode in
+		private\ *) headers "$cover" "${mode#private }" "$(gm --m --r --nol $patches)" ;;
+		*) headers "$cover" "$(gm --m --nor --nol $patches)" "$(gm --nom --r --l $patches)" ;;
+		esac
 	done
 done
-[ "$total" -gt 0 ] || { info "series is empty: nothing to mail"; exit 0; }
+[ "$total" -gt 0 ] || [ "$skipped" -gt 0 ] || { info "series is empty: nothing to mail"; exit 0; }
 [ -z "$bad" ] || die "checkpatch on what make out wrote:$bad; $final left as it was"
 rm -rf "$final"
 mv "$out" "$final"
 trap - EXIT
-info "mail-ready postings in $final ($total patches in $(postings | wc -l) postings), from and signed off by $send"
+info "mail-ready postings in $final ($total patches in $(($(postings | wc -l) - skipped)) postings), from and signed off by $send"
 info "warning: base-commit: names the harness's import of the $BASE_TAG tarball: replace it with upstream's commit of $BASE_TAG before mailing"

@@ -14,7 +14,9 @@ mail headers to the "---" line.  A line there is reported when it
   block was rewrapped into a paragraph;
 - is a Signed-off-by, unless the patch is one that make out signed: only
   the person who sends a patch signs it off (make out adds theirs), so
-  series/ carries none.
+  series/ carries none;
+- names the base release (given as base, e.g. "7.2.8"): the posting names
+  its base once, by base-commit:, and a changelog says "currently".
 """
 
 import re
@@ -60,10 +62,14 @@ def changelog(lines: List[str]) -> Iterator[tuple]:
         yield n + 1, text
 
 
-def scan(lines: List[str], signed: bool = False) -> List[Finding]:
+def scan(lines: List[str], signed: bool = False, base: str = "") -> List[Finding]:
     found = []
+    release = re.compile(r"(?<![\w.])v%s(?!\.?\d)" % re.escape(base)) if base else None
     for n, text in changelog(lines):
-        if not signed and text.lower().startswith("signed-off-by:"):
+        if release and release.search(text):
+            found.append(Finding(n, text, "names the base release, which only "
+                                 "base-commit: names (say \"currently\")"))
+        elif not signed and text.lower().startswith("signed-off-by:"):
             found.append(Finding(n, text, "a Signed-off-by, which only its sender "
                                  "adds (make out)"))
         elif EDITOR_TEXT.search(text):

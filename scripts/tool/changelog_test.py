@@ -52,6 +52,15 @@ class ChangelogTest(unittest.TestCase):
         self.assertEqual([(f.line, f.why) for f in found],
                          [(5, "a '#' line, which git commit strips")])
 
+    def test_base_release(self) -> None:
+        patch = ["Subject: x", "", "On v7.2.8, it oopses.", "as v7.2.8's zap does",
+                 "v7.2.80 and v7.2.8.1 are others; 7.2.8 alone is no tag",
+                 "Fixes: 0123456789ab (\"y\"), v6.15+", "---", "Tested on v7.2.8."]
+        found = changelog.scan(patch, base="7.2.8")
+        self.assertEqual([f.line for f in found], [3, 4])
+        self.assertIn("currently", found[0].why)
+        self.assertEqual(changelog.scan(patch), [])
+
     def test_rewrapped_editor_text(self) -> None:
         patch = ["Subject: x", "", "text # Changes to be committed: # x", "---"]
         self.assertEqual(len(changelog.scan(patch)), 1)

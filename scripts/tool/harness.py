@@ -16,10 +16,11 @@ boots.  Stdlib only (and the kernel tree's kunit_parser for KTAP).
     harness.py counts NAME RC LOG
                             a suite's counts from its output (the suite
                             protocol, see counts.py)
-    harness.py changelog [--signed] PATCH...
-                            editor or git text, '#' lines, and (unless
+    harness.py changelog [--signed] [--base VERSION] PATCH...
+                            editor or git text, '#' lines, (unless
                             --signed: make out's output) Signed-off-by
-                            lines in the patches' changelogs; exit 1 if any
+                            lines, and (--base) the base release named, in
+                            the patches' changelogs; exit 1 if any
     harness.py sender IDENT PLACEHOLDER PATCH...
                             refuse IDENT ("Name <address>") unless it is a
                             person's, else make it the patches' From:
@@ -87,8 +88,12 @@ def cmd_counts(args: List[str]) -> int:
 def cmd_changelog(args: List[str]) -> int:
     import changelog
     signed = args[:1] == ["--signed"]
-    return print_findings(args[1:] if signed else args,
-                          lambda lines: changelog.scan(lines, signed))
+    if signed:
+        args = args[1:]
+    base = ""
+    if args[:1] == ["--base"] and len(args) > 1:
+        base, args = args[1], args[2:]
+    return print_findings(args, lambda lines: changelog.scan(lines, signed, base))
 
 
 def cmd_audit(args: List[str]) -> int:
