@@ -246,11 +246,10 @@ out_postings() {
 	mkdir -p "$TREE/scripts"
 	cat >"$TREE/scripts/get_maintainer.pl" <<-'STUB'
 	#!/bin/sh
-	case " $* " in
-	*" --m "*) echo "Maint <m@example.org>" ;;
-	*" --no-rolestats "*) echo "list@example.org" ;;
-	*) echo "Maint <m@example.org> (maintainer:MM)" ;;
-	esac
+	case " $* " in *" --no-rolestats "*) ;; *) echo "Maint <m@example.org> (maintainer:MM)"; exit ;; esac
+	case " $* " in *" --m "*) echo "Maint <m@example.org>" ;; esac
+	case " $* " in *" --r "*) echo "Rev <r@example.org>" ;; esac
+	case " $* " in *" --l "*) echo "list@example.org" ;; esac
 	STUB
 	chmod +x "$TREE/scripts/get_maintainer.pl"
 	# checkpatch, as it judges a Signed-off-by: required unless ignored;
@@ -290,7 +289,7 @@ out_postings() {
 	rm "$W/checkpatch.calls"
 	for p in "$W/out/all/"v2-000[012]-*.patch; do
 		grep -qx 'To: Maint <m@example.org>' "$p"
-		grep -qx 'Cc: list@example.org' "$p"
+		grep -qx 'Cc: Rev <r@example.org>, list@example.org' "$p"
 		grep -qx 'From: Jane Doe <jane@kernel.org>' "$p"
 	done
 	for p in "$W/out/all/"v2-000[12]-*.patch; do
@@ -299,23 +298,26 @@ out_postings() {
 	fails grep -q '^Signed-off-by: ' "$W/out/all/"v2-0000-*.patch
 	# series/NAME/mail: a private report goes to its address, the
 	# maintainers on Cc:, no list.
-	printf '# embargo\nprivate security@kernel.org\n' >"$SERIES/all/mail"
-	KPU_SENDER='Jane Doe <jane@kernel.org>' KPU_OUT="$W/out" "$S/out.sh" 2>"$W/err"
-	for p in "$W/out/all/"v2-000[012]-*.patch; do
-		grep -qx 'To: security@kernel.org' "$p"
-		grep -qx 'Cc: Maint <m@example.org>' "$p"
-		fails grep -q 'list@example.org' "$p"
+	for line in 'private security@kernel.org' '	private	security@kernel.org  '; do
+		printf '# embargo\n%s\n' "$line" >"$SERIES/all/mail"
+		KPU_SENDER='Jane Doe <jane@kernel.org>' KPU_OUT="$W/out" "$S/out.sh" 2>"$W/err"
+		grep -q 'all is private: send it with git send-email --suppress-cc=all' "$W/err"
+		for p in "$W/out/all/"v2-000[012]-*.patch; do
+			grep -qx 'To: security@kernel.org' "$p"
+			grep -qx 'Cc: Maint <m@example.org>, Rev <r@example.org>' "$p"
+			fails grep -q 'list@example.org' "$p"
+		done
 	done
 	# A posting not to be mailed is not written, and make out says why.
-	printf 'skip a test driver\n' >"$SERIES/all/mail"
+	printf ' skip\ta test driver\n' >"$SERIES/all/mail"
 	KPU_SENDER='Jane Doe <jane@kernel.org>' KPU_OUT="$W/out" "$S/out.sh" 2>"$W/err"
 	grep -q 'all: not written, not to be mailed: a test driver' "$W/err"
-	grep -q 'mail-ready postings in .* (0 patches in 0 postings)' "$W/err"
-	[ ! -e "$W/out/all" ]
+	grep -q 'nothing to mail (1 postings skipped)' "$W/err"
+	[ -z "$(find "$W" -maxdepth 1 -name 'out.new.*')" ]
 	# Anything else in it: refused before anything is written.
 	: >"$W/out/keep"
 	for bad in 'privat security@kernel.org' 'private' 'skip' 'private a b' \
-			'private security@kernel.org\nskip x'; do
+			'private a,b@kernel.org' 'private security@kernel.org\nskip x'; do
 		printf '%b\n' "$bad" >"$SERIES/all/mail"
 		KPU_SENDER='Jane Doe <jane@kernel.org>' KPU_OUT="$W/out" fails "$S/out.sh" 2>"$W/err"
 		grep -q 'all/mail: want one line, "skip REASON" or "private ADDRESS"' "$W/err"

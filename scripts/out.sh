@@ -13,7 +13,9 @@
 # its one line (besides # comments) is one of:
 #   skip REASON       not written to out/ (make out prints the reason)
 #   private ADDRESS   To: ADDRESS, Cc: get_maintainer.pl's maintainers and
-#                     reviewers, no list (a report under embargo)
+#                     reviewers, no list (a report under embargo); make out
+#                     says to send it with --suppress-cc=all, as git
+#                     send-email would copy a changelog's Cc: stable@
 #
 # The sender is a person: series/ carries no Signed-off-by, and make out
 # refuses an identity that is no one's (harness.py sender: the series'
@@ -49,8 +51,19 @@ mail_mode() {
 	awk -v f="$f" '
 		/^[ \t]*(#|$)/ { next }
 		{ n++ }
-		n == 1 && $1 == "skip" && NF > 1 { m = $0; next }
-		n == 1 && $1 == "private" && NF == 2 && $2 ~ /^[^@<> ]+@[^@<> ]+\.[^@<> ]+$/ { m = $0; next }
+		# Printed as "skip REASON" or "private ADDRESS", one space after
+		# the keyword, whatever the file has around it.
+		n == 1 && $1 == "skip" && NF > 1 {
+			r = $0
+			sub(/^[ \t]*skip[ \t]+/, "", r)
+			m = "skip " r
+			next
+		}
+		n == 1 && $1 == "private" && NF == 2 &&
+			$2 ~ /^[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]+$/ {
+			m = "private " $2
+			next
+		}
 		{ bad = 1 }
 		END {
 			if (bad || m == "") {
@@ -102,7 +115,7 @@ headers() {
 		}' "$1" >"$1.tmp" && mv "$1.tmp" "$1"
 }
 
-total=0 skipped=0 bad=''
+total=0 skipped=0 bad='' private=''
 for d in $(postings | awk '{ print $1 }'); do
 	mode=$(mail_mode "$d")
 	case $mode in
@@ -111,6 +124,8 @@ for d in $(postings | awk '{ print $1 }'); do
 		skipped=$((skipped + 1))
 		info "$d: not written, not to be mailed: ${mode#skip }"
 		continue ;;
+	private\ *)
+		private="$private $d" ;;
 	esac
 	patches=$(posting_patches "$out" "$d")
 	# Its cover letter too: From: the sender on every mail.
@@ -129,19 +144,22 @@ for d in $(postings | awk '{ print $1 }'); do
 		rm -f "$p.checkpatch"
 	done
 	for cover in "$out/$d"/*0000-cover-letter.patch; do
-		# shellcheck disable=SC2086
 		[ -f "$cover" ] || continue
-		# shellcheck disable=SC2086
+		# shellcheck disable=SC2086 # one word per patch
 		case $mode in
 		private\ *) headers "$cover" "${mode#private }" "$(gm --m --r --nol $patches)" ;;
 		*) headers "$cover" "$(gm --m --nor --nol $patches)" "$(gm --nom --r --l $patches)" ;;
 		esac
 	done
 done
-[ "$total" -gt 0 ] || [ "$skipped" -gt 0 ] || { info "series is empty: nothing to mail"; exit 0; }
+[ "$total" -gt 0 ] || { info "nothing to mail ($skipped postings skipped), $final left as it was"; exit 0; }
 [ -z "$bad" ] || die "checkpatch on what make out wrote:$bad; $final left as it was"
 rm -rf "$final"
 mv "$out" "$final"
 trap - EXIT
 info "mail-ready postings in $final ($total patches in $(($(postings | wc -l) - skipped)) postings), from and signed off by $send"
+for d in $private; do
+	# A changelog's Cc: stable@ is a list too: git send-email would copy it.
+	info "$d is private: send it with git send-email --suppress-cc=all out/$d/*.patch, to no list until its recipients say so"
+done
 info "warning: base-commit: names the harness's import of the $BASE_TAG tarball: replace it with upstream's commit of $BASE_TAG before mailing"

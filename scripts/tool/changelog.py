@@ -15,8 +15,9 @@ mail headers to the "---" line.  A line there is reported when it
 - is a Signed-off-by, unless the patch is one that make out signed: only
   the person who sends a patch signs it off (make out adds theirs), so
   series/ carries none;
-- names the base release (given as base, e.g. "7.2.8"): the posting names
-  its base once, by base-commit:, and a changelog says "currently".
+- names the base release (given as base, e.g. "7.2.8": "v7.2.8", "Linux
+  7.2.8"): the posting names its base once, by base-commit:, and a
+  changelog says "currently".
 """
 
 import re
@@ -64,7 +65,7 @@ def changelog(lines: List[str]) -> Iterator[tuple]:
 
 def scan(lines: List[str], signed: bool = False, base: str = "") -> List[Finding]:
     found = []
-    release = re.compile(r"(?<![\w.])v%s(?!\.?\d)" % re.escape(base)) if base else None
+    release = re.compile(r"(?<![\w.])[vV]?%s(?!\.?\d)" % re.escape(base)) if base else None
     for n, text in changelog(lines):
         if release and release.search(text):
             found.append(Finding(n, text, "names the base release, which only "

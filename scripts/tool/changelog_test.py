@@ -54,10 +54,10 @@ class ChangelogTest(unittest.TestCase):
 
     def test_base_release(self) -> None:
         patch = ["Subject: x", "", "On v7.2.8, it oopses.", "as v7.2.8's zap does",
-                 "v7.2.80 and v7.2.8.1 are others; 7.2.8 alone is no tag",
+                 "v7.2.80, v17.2.8 and v7.2.8.1 are others", "Linux 7.2.8 WARNs",
                  "Fixes: 0123456789ab (\"y\"), v6.15+", "---", "Tested on v7.2.8."]
         found = changelog.scan(patch, base="7.2.8")
-        self.assertEqual([f.line for f in found], [3, 4])
+        self.assertEqual([f.line for f in found], [3, 4, 6])
         self.assertIn("currently", found[0].why)
         self.assertEqual(changelog.scan(patch), [])
 

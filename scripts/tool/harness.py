@@ -87,12 +87,16 @@ def cmd_counts(args: List[str]) -> int:
 
 def cmd_changelog(args: List[str]) -> int:
     import changelog
-    signed = args[:1] == ["--signed"]
-    if signed:
-        args = args[1:]
-    base = ""
-    if args[:1] == ["--base"] and len(args) > 1:
-        base, args = args[1], args[2:]
+    signed, base = False, ""
+    while args[:1] in (["--signed"], ["--base"]):
+        if args[0] == "--signed":
+            signed, args = True, args[1:]
+        elif len(args) < 2 or not args[1] or args[1].startswith("-"):
+            return usage()
+        else:
+            base, args = args[1], args[2:]
+    if not args:
+        return usage()
     return print_findings(args, lambda lines: changelog.scan(lines, signed, base))
 
 
