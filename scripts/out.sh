@@ -115,6 +115,17 @@ headers() {
 		}' "$1" >"$1.tmp" && mv "$1.tmp" "$1"
 }
 
+# to_cc FILE MODE PATCH...: FILE's To:/Cc: from get_maintainer.pl on the
+# PATCHes, as mail_mode's MODE says.
+to_cc() {
+	tc_f=$1 tc_m=$2
+	shift 2
+	case $tc_m in
+	private\ *) headers "$tc_f" "${tc_m#private }" "$(gm --m --r --nol "$@")" ;;
+	*) headers "$tc_f" "$(gm --m --nor --nol "$@")" "$(gm --nom --r --l "$@")" ;;
+	esac
+}
+
 total=0 skipped=0 bad='' private=''
 for d in $(postings | awk '{ print $1 }'); do
 	mode=$(mail_mode "$d")
@@ -134,22 +145,15 @@ for d in $(postings | awk '{ print $1 }'); do
 		total=$((total + 1))
 		git interpret-trailers --in-place --where end --if-exists addIfDifferent \
 			--trailer "Signed-off-by: $send" "$p"
-		case $mode in
-		private\ *) headers "$p" "${mode#private }" "$(gm --m --r --nol "$p")" ;;
-		*) headers "$p" "$(gm --m --nor --nol "$p")" "$(gm --nom --r --l "$p")" ;;
-		esac
+		to_cc "$p" "$mode" "$p"
 		checkpatch_patch "$TREE" "$p" signed >"$p.checkpatch" 2>&1 ||
 			bad="$bad ${p#"$out"/}"
 		if [ -s "$p.checkpatch" ]; then cat "$p.checkpatch" >&2; fi
 		rm -f "$p.checkpatch"
 	done
 	for cover in "$out/$d"/*0000-cover-letter.patch; do
-		[ -f "$cover" ] || continue
 		# shellcheck disable=SC2086 # one word per patch
-		case $mode in
-		private\ *) headers "$cover" "${mode#private }" "$(gm --m --r --nol $patches)" ;;
-		*) headers "$cover" "$(gm --m --nor --nol $patches)" "$(gm --nom --r --l $patches)" ;;
-		esac
+		[ ! -f "$cover" ] || to_cc "$cover" "$mode" $patches
 	done
 done
 [ "$total" -gt 0 ] || { info "nothing to mail ($skipped postings skipped), $final left as it was"; exit 0; }
