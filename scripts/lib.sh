@@ -383,8 +383,10 @@ harness() {
 # changelog (a rebase's comment block, a '#' line that git commit strips),
 # which checkpatch does not look for, a Signed-off-by: series/ has
 # none, as only the sender signs off (make out), and the base release
-# (v$BASE_VERSION), which only base-commit: names.  With "signed" (make
-# out's output), a Signed-off-by is allowed, and checkpatch requires it.
+# (v$BASE_VERSION), which only base-commit: names; and, anywhere in the
+# patch, the name or address of an author that is no one's (the series'
+# placeholder).  With "signed" (make out's output), a Signed-off-by is
+# allowed, and checkpatch requires it.
 checkpatch_patch() { # TREE_DIR PATCH [signed]
 	(
 	cd "$1" || exit 1

@@ -18,10 +18,19 @@ mail headers to the "---" line.  A line there is reported when it
 - names the base release (given as base, e.g. "7.2.8": "v7.2.8", "Linux
   7.2.8"): the posting names its base once, by base-commit:, and a
   changelog says "currently".
+
+Anywhere in a patch that make out has not signed, a line is reported when
+it names the patch's author (its From:) and that author is no one, an
+identity that make out refuses as a sender (mail.sender(): the
+repository's placeholder): make out puts the sender in From:, and nothing
+else of the patch may carry the placeholder, a Copyright: line included.
 """
 
 import re
-from typing import Iterator, List, NamedTuple
+from email.utils import formataddr, parseaddr
+from typing import Iterator, List, NamedTuple, Tuple
+
+import mail
 
 # Phrases of the comment blocks git puts in the file it asks the user to
 # edit: git commit's template, rebase -i's status, cherry-pick and merge.
@@ -63,6 +72,45 @@ def changelog(lines: List[str]) -> Iterator[tuple]:
         yield n + 1, text
 
 
+def author(lines: List[str]) -> Tuple[int, str, str]:
+    """(lines of the header, name, address) of the patch's From: header,
+    folded or not; name and address are empty without one."""
+    i, ident, in_from = 0, "", False
+    while i < len(lines) and lines[i].strip():
+        line = lines[i].rstrip("\n")
+        if in_from and line[:1] in (" ", "\t"):
+            ident += " " + line.strip()
+        else:
+            in_from = line.startswith("From: ")
+            if in_from:
+                ident = line[len("From: "):].strip()
+        i += 1
+    name, addr = parseaddr(ident)
+    return i, name, addr
+
+
+def no_one(name: str, addr: str) -> bool:
+    """Whether NAME <ADDR> is no one's, as make out's sender check says."""
+    try:
+        mail.sender(formataddr((name, addr)))
+    except ValueError:
+        return True
+    return False
+
+
+def placeholder(lines: List[str]) -> List[Finding]:
+    """Lines after the headers that name the patch's author when the
+    author is no one's (see the module's doc)."""
+    start, name, addr = author(lines)
+    if not name or not addr or not no_one(name, addr):
+        return []
+    return [Finding(n + 1, lines[n].rstrip("\n"),
+                    "names the series' placeholder author, which is no one's "
+                    "(make out puts the sender in From:)")
+            for n in range(start, len(lines))
+            if name in lines[n] or addr.lower() in lines[n].lower()]
+
+
 def scan(lines: List[str], signed: bool = False, base: str = "") -> List[Finding]:
     found = []
     release = re.compile(r"(?<![\w.])[vV]?%s(?!\.?\d)" % re.escape(base)) if base else None
@@ -77,4 +125,7 @@ def scan(lines: List[str], signed: bool = False, base: str = "") -> List[Finding
             found.append(Finding(n, text, "editor or git text"))
         elif text.startswith("#"):
             found.append(Finding(n, text, "a '#' line, which git commit strips"))
-    return found
+    if not signed:
+        seen = {f.line for f in found}
+        found += [f for f in placeholder(lines) if f.line not in seen]
+    return sorted(found)

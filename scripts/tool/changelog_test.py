@@ -52,6 +52,26 @@ class ChangelogTest(unittest.TestCase):
         self.assertEqual([(f.line, f.why) for f in found],
                          [(5, "a '#' line, which git commit strips")])
 
+    def test_placeholder_author(self) -> None:
+        # D 3 as exported, whose Coccinelle script named the placeholder in
+        # its Copyright: line; a person's own name there is theirs to put.
+        patch = ["From 0 Mon Sep 17 00:00:00 2001",
+                 "From: Seed 234fe983 maintainers",
+                 " <maintainers@users.noreply.a-seed-234fe983.example>",
+                 "Subject: [RFC PATCH 3/9] x", "", "Body.", "---",
+                 "+// Copyright: (C) 2026 Seed 234fe983 maintainers",
+                 "+// Reach maintainers@users.noreply.a-seed-234fe983.example",
+                 " // Copyright: (C) 2026 Jane Doe"]
+        found = changelog.scan(patch)
+        self.assertEqual([f.line for f in found], [8, 9])
+        self.assertIn("placeholder", found[0].why)
+        self.assertEqual(changelog.scan(patch, signed=True), [])
+        person = patch[:1] + ["From: Jane Doe <jane@kernel.org>"] + patch[3:]
+        self.assertEqual(changelog.scan(person + ["+// Copyright: (C) 2026 Jane Doe"]), [])
+        # A line flagged otherwise is reported once.
+        self.assertEqual(len(changelog.scan(patch[:6] + [
+            "Signed-off-by: Seed 234fe983 maintainers <x@y.org>", "---"])), 1)
+
     def test_base_release(self) -> None:
         patch = ["Subject: x", "", "On v7.2.8, it oopses.", "as v7.2.8's zap does",
                  "v7.2.80, v17.2.8 and v7.2.8.1 are others", "Linux 7.2.8 WARNs",

@@ -7,7 +7,9 @@ the sender's.  sender() refuses an identity that is no one's: a missing
 name or address, an address in a domain reserved for examples and tests
 (RFC 2606, RFC 6761, RFC 6762), a no-reply address, or the identity that the series'
 commits carry (the repository's placeholder).  set_from() makes the sender
-the From: of an exported patch, as its author.
+the From: of an exported patch, as its author, and set_shortlog() the
+author in a cover letter's shortlog ("Name (N):") in the placeholder's
+place.
 """
 
 import re
@@ -66,17 +68,28 @@ def set_from(lines: List[str], name: str, addr: str) -> List[str]:
     return out
 
 
+def set_shortlog(lines: List[str], placeholder: str, name: str) -> List[str]:
+    """LINES with each shortlog line of PLACEHOLDER's name, "Name (N):" as
+    git format-patch writes it in a cover letter, given NAME instead."""
+    old = parseaddr(placeholder)[0]
+    if not old:
+        return list(lines)
+    line_re = re.compile(r"^%s( \(\d+\):\r?\n?)$" % re.escape(old))
+    return [line_re.sub(lambda m: name + m.group(1), line) for line in lines]
+
+
 def main(args: List[str]) -> int:
     """harness.py sender IDENT PLACEHOLDER PATCH...: check IDENT, make it
-    the From: of each PATCH, and print it as "Name <address>", the form
-    that the Signed-off-by takes."""
+    the From: of each PATCH and the author of a cover letter's shortlog,
+    and print it as "Name <address>", the form that the Signed-off-by
+    takes."""
     if len(args) < 2:
         raise ValueError("usage: sender IDENT PLACEHOLDER PATCH...")
     name, addr = sender(args[0], args[1])
     for path in args[2:]:
         with open(path, encoding="utf-8", newline="") as f:
             lines = f.readlines()
-        new = set_from(lines, name, addr)
+        new = set_shortlog(set_from(lines, name, addr), args[1], name)
         with open(path, "w", encoding="utf-8", newline="") as f:
             f.writelines(new)
     print("%s <%s>" % (name, addr))

@@ -68,5 +68,16 @@ class SetFromTest(unittest.TestCase):
             mail.set_from(["Subject: x\n", "\n", "From: body\n"], "J", "j@kernel.org")
 
 
+class ShortlogTest(unittest.TestCase):
+    def test_cover(self) -> None:
+        cover = ["Subject: [PATCH 0/2] x\n", "\n", "Seed 234fe983 maintainers (2):\n",
+                 "  a: b\n", "Seed 234fe983 maintainers (2): is not a shortlog\n",
+                 "Other Person (1):\n"]
+        out = mail.set_shortlog(cover, PLACEHOLDER, "Carlos López")
+        self.assertEqual(out[2], "Carlos López (2):\n")
+        self.assertEqual(out[:2] + out[3:], cover[:2] + cover[3:])
+        self.assertEqual(mail.set_shortlog(cover, "", "J"), cover)
+
+
 if __name__ == "__main__":
     unittest.main()
