@@ -170,14 +170,15 @@ class RealSuitesTest(unittest.TestCase):
         self.assertEqual(names(s, "patched-hmm-race-1"), ["hmm.prot_upgrade_migrate_race"])
         # hmm-tests: npt=1 only; the migrate cases and stress: patched only.
         p1, p0, b1, b0 = (names(s, i) for i in ("patched-1", "patched-0", "base-1", "base-0"))
-        self.assertEqual(len(p1), 24)
+        self.assertEqual(len(p1), 25)
         self.assertEqual(p0, ["perm_upgrade_test", "perm_upgrade_pfncache_test",
                               "mmu_stress_test", "nested_host_wrprotect_test",
                               "host_wrprotect_resync_test", "thp_invalidate_race_test",
                               "perm_upgrade_race_test", "stress"])
         self.assertEqual(b0, p0[:-1])
         self.assertEqual(set(p1) - set(b1), {"stress", "hmm.prot_migrate_mprotect",
-                                             "hmm.prot_migrate_uffd_wp"})
+                                             "hmm.prot_migrate_uffd_wp",
+                                             "hmm.migrate_write_prot"})
         self.assertNotIn("hmm.prot_upgrade_migrate_race", p1)
         t = {x.name: x for x in s.tests}
         self.assertEqual([t["perm_upgrade_test"].expected(k) for k in ("patched", "base")],
@@ -445,7 +446,7 @@ class ScriptsTest(testlib.TmpTest):
                     "\tktap_finished ;;\n" % (r.id, len(r.tests),
                                               " ".join("./" + t.name for t in r.tests)))
             self.assertIn(case, text)
-        self.assertIn("\tktap_set_plan 24\n", text)
+        self.assertIn("\tktap_set_plan 25\n", text)
         self.assertIn("patched-hmm-race-1)\n\tktap_print_header\n\tktap_set_plan 1\n"
                       "\trun_many ./hmm.prot_upgrade_migrate_race\n", text)
         self.assertEqual(text.count("\tktap_finished ;;\n"), 5)
