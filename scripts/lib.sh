@@ -383,8 +383,9 @@ harness() {
 # changelog (a rebase's comment block, a '#' line that git commit strips),
 # which checkpatch does not look for, a Signed-off-by: series/ has
 # none, as only the sender signs off (make out), and the base release
-# (v$BASE_VERSION), which only base-commit: names; and, anywhere in the
-# patch, the name or address of an author that is no one's (the series'
+# (v$BASE_VERSION), which only base-commit: names; and, anywhere after
+# the headers, signed or not, the name or address of the identity that
+# TREE_DIR's HEAD is committed under when it is no one's (the series'
 # placeholder).  With "signed" (make out's output), a Signed-off-by is
 # allowed, and checkpatch requires it.
 checkpatch_patch() { # TREE_DIR PATCH [signed]
@@ -399,7 +400,8 @@ checkpatch_patch() { # TREE_DIR PATCH [signed]
 	env PATH="/usr/bin:$PATH" ./scripts/checkpatch.pl --strict --quiet --showfile \
 		--ignore "$ignore" "$2" 2>&1 || rc=1
 	# shellcheck disable=SC2086 # --signed, or nothing
-	harness changelog $signed --base "$BASE_VERSION" "$2" || rc=1
+	harness changelog $signed --base "$BASE_VERSION" \
+		--placeholder "$(git log -1 --format='%an <%ae>' 2>/dev/null)" "$2" || rc=1
 	# By path, as a one-file patch: the file may be gone from the tree's
 	# HEAD (moved by a later commit), which get_maintainer.pl -f refuses.
 	for f in $(awk '/^diff --git / { f = $4 } /^new file mode/ { print substr(f, 3) }' "$2"); do

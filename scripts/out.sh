@@ -152,8 +152,13 @@ for d in $(postings | awk '{ print $1 }'); do
 		rm -f "$p.checkpatch"
 	done
 	for cover in "$out/$d"/*0000-cover-letter.patch; do
+		[ -f "$cover" ] || continue
 		# shellcheck disable=SC2086 # one word per patch
-		[ ! -f "$cover" ] || to_cc "$cover" "$mode" $patches
+		to_cc "$cover" "$mode" $patches
+		# What checkpatch_patch's changelog check refuses, the cover
+		# too: the placeholder, editor text.
+		harness changelog --signed --placeholder "$placeholder" "$cover" >&2 ||
+			bad="$bad ${cover#"$out"/}"
 	done
 done
 [ "$total" -gt 0 ] || { info "nothing to mail ($skipped postings skipped), $final left as it was"; exit 0; }

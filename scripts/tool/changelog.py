@@ -19,11 +19,16 @@ mail headers to the "---" line.  A line there is reported when it
   7.2.8"): the posting names its base once, by base-commit:, and a
   changelog says "currently".
 
-Anywhere in a patch that make out has not signed, a line is reported when
-it names the patch's author (its From:) and that author is no one, an
-identity that make out refuses as a sender (mail.sender(): the
-repository's placeholder): make out puts the sender in From:, and nothing
-else of the patch may carry the placeholder, a Copyright: line included.
+Anywhere in a patch after its mail headers, signed or not, a line is
+reported when it names the placeholder: the identity of the series'
+commits (given as placeholder; without one, an unsigned patch's own
+From:), when that identity is no one's, i.e. one that make out refuses as
+a sender (mail.sender()).  make out puts the sender in From:, and nothing
+else it mails may carry the placeholder, a Copyright: line included.  The
+name counts as written and as a whole word (not part of a path), the
+address in any case.  A
+series committed under a person's own identity is not checked: their name
+is theirs to put.
 """
 
 import re
@@ -98,20 +103,24 @@ def no_one(name: str, addr: str) -> bool:
     return False
 
 
-def placeholder(lines: List[str]) -> List[Finding]:
-    """Lines after the headers that name the patch's author when the
-    author is no one's (see the module's doc)."""
+def placeholder(lines: List[str], ident: str = "") -> List[Finding]:
+    """Lines after the headers that name IDENT (default: the patch's
+    From:) when it is no one's (see the module's doc)."""
     start, name, addr = author(lines)
+    if ident:
+        name, addr = parseaddr(ident)
     if not name or not addr or not no_one(name, addr):
         return []
+    name_re = re.compile(r"(?<![\w/])%s(?![\w/])" % re.escape(name))
     return [Finding(n + 1, lines[n].rstrip("\n"),
-                    "names the series' placeholder author, which is no one's "
+                    "names the series' placeholder identity, which is no one's "
                     "(make out puts the sender in From:)")
             for n in range(start, len(lines))
-            if name in lines[n] or addr.lower() in lines[n].lower()]
+            if name_re.search(lines[n]) or addr.lower() in lines[n].lower()]
 
 
-def scan(lines: List[str], signed: bool = False, base: str = "") -> List[Finding]:
+def scan(lines: List[str], signed: bool = False, base: str = "",
+         ident: str = "") -> List[Finding]:
     found = []
     release = re.compile(r"(?<![\w.])[vV]?%s(?!\.?\d)" % re.escape(base)) if base else None
     for n, text in changelog(lines):
@@ -125,7 +134,7 @@ def scan(lines: List[str], signed: bool = False, base: str = "") -> List[Finding
             found.append(Finding(n, text, "editor or git text"))
         elif text.startswith("#"):
             found.append(Finding(n, text, "a '#' line, which git commit strips"))
-    if not signed:
+    if ident or not signed:
         seen = {f.line for f in found}
-        found += [f for f in placeholder(lines) if f.line not in seen]
+        found += [f for f in placeholder(lines, ident) if f.line not in seen]
     return sorted(found)

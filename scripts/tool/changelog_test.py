@@ -68,6 +68,19 @@ class ChangelogTest(unittest.TestCase):
         self.assertEqual(changelog.scan(patch, signed=True), [])
         person = patch[:1] + ["From: Jane Doe <jane@kernel.org>"] + patch[3:]
         self.assertEqual(changelog.scan(person + ["+// Copyright: (C) 2026 Jane Doe"]), [])
+        # Signed by make out: the placeholder is given, and still refused.
+        ph = "Seed 234fe983 maintainers <Maintainers@users.noreply.a-seed-234fe983.example>"
+        signed = person + ["+// by Seed 234fe983 maintainers.",
+                           "+// MAINTAINERS@USERS.NOREPLY.A-SEED-234FE983.EXAMPLE"]
+        self.assertEqual([f.line for f in changelog.scan(signed, signed=True, ident=ph)],
+                         [7, 8, 10, 11])
+        # A whole word only: a short no-one's name is not found in others.
+        root = ["From: root <root@localhost>", "", "x", "---", "+struct rb_root r;",
+                "+/* Root can do this. */", "--- /dev/root", "+/* as root did */"]
+        self.assertEqual([f.line for f in changelog.scan(root)], [8])
+        # A person's own identity is never the placeholder; no From:, no check.
+        self.assertEqual(changelog.scan(person, ident="Jane Doe <jane@kernel.org>"), [])
+        self.assertEqual(changelog.scan(["Subject: x", "", "Seed 234fe983 maintainers"]), [])
         # A line flagged otherwise is reported once.
         self.assertEqual(len(changelog.scan(patch[:6] + [
             "Signed-off-by: Seed 234fe983 maintainers <x@y.org>", "---"])), 1)

@@ -16,11 +16,14 @@ boots.  Stdlib only (and the kernel tree's kunit_parser for KTAP).
     harness.py counts NAME RC LOG
                             a suite's counts from its output (the suite
                             protocol, see counts.py)
-    harness.py changelog [--signed] [--base VERSION] PATCH...
+    harness.py changelog [--signed] [--base VERSION] [--placeholder IDENT] PATCH...
                             editor or git text, '#' lines, (unless
                             --signed: make out's output) Signed-off-by
                             lines, and (--base) the base release named, in
-                            the patches' changelogs; exit 1 if any
+                            the patches' changelogs, and anywhere after
+                            the headers the placeholder identity
+                            (--placeholder, else an unsigned patch's
+                            From:) when it is no one's; exit 1 if any
     harness.py sender IDENT PLACEHOLDER PATCH...
                             refuse IDENT ("Name <address>") unless it is a
                             person's, else make it the patches' From:
@@ -87,17 +90,18 @@ def cmd_counts(args: List[str]) -> int:
 
 def cmd_changelog(args: List[str]) -> int:
     import changelog
-    signed, base = False, ""
-    while args[:1] in (["--signed"], ["--base"]):
+    signed, opts = False, {"--base": "", "--placeholder": ""}
+    while args[:1] in (["--signed"], ["--base"], ["--placeholder"]):
         if args[0] == "--signed":
             signed, args = True, args[1:]
         elif len(args) < 2 or not args[1] or args[1].startswith("-"):
             return usage()
         else:
-            base, args = args[1], args[2:]
+            opts[args[0]], args = args[1], args[2:]
     if not args:
         return usage()
-    return print_findings(args, lambda lines: changelog.scan(lines, signed, base))
+    return print_findings(args, lambda lines: changelog.scan(
+        lines, signed, opts["--base"], opts["--placeholder"]))
 
 
 def cmd_audit(args: List[str]) -> int:
